@@ -1,0 +1,7 @@
+//! card-referee: watches a real card table through a webcam and referees the game.
+//!
+//! Data flows one way: `capture` (frames) → `vision` (detections) → table observation →
+//! `rules` (the referee) → events → `ui`. See ARCHITECTURE.md for the map.
+
+pub mod cards;
+pub mod cli;
