@@ -3,5 +3,8 @@
 //! Data flows one way: `capture` (frames) → `vision` (detections) → table observation →
 //! `rules` (the referee) → events → `ui`. See ARCHITECTURE.md for the map.
 
+pub mod capture;
 pub mod cards;
 pub mod cli;
+pub mod render;
+pub mod ui;

@@ -1,25 +1,119 @@
-//! The command line: every thing the window can do, headless. `main.rs` only parses and dispatches.
+//! The command line: everything the window can do, headless. `main.rs` only parses and dispatches.
+
+mod capture;
+mod render;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::capture::{CaptureOptions, SourceSpec};
+
 /// Exit code for bad input: a missing file, a malformed record, a camera that does not exist.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "card-referee", version, about = "Referees card games on a real table, through a webcam")]
+#[command(
+    name = "card-referee",
+    version,
+    about = "Referees card games on a real table, through a webcam"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Where frames come from, for any command that reads frames.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// webcam:N | file:PATH | folder:PATH | demo (default: the last source, else the first webcam,
+    /// else the demo table)
+    #[arg(long, global = true, value_parser = parse_source)]
+    pub source: Option<SourceSpec>,
+    /// Camera resolution and frame rate to ask for (the nearest the camera offers is used).
+    #[arg(long, global = true, value_parser = parse_resolution, value_name = "WxH")]
+    pub resolution: Option<(u32, u32)>,
+    #[arg(long, global = true)]
+    pub fps: Option<u32>,
+}
+
+impl InputArgs {
+    pub fn capture_options(&self) -> Option<CaptureOptions> {
+        if self.resolution.is_none() && self.fps.is_none() {
+            return None;
+        }
+        let mut options = CaptureOptions::default();
+        if let Some((w, h)) = self.resolution {
+            (options.width, options.height) = (w, h);
+        }
+        if let Some(fps) = self.fps {
+            options.fps = fps;
+        }
+        Some(options)
+    }
+}
+
+fn parse_source(text: &str) -> Result<SourceSpec, String> {
+    text.parse().map_err(|e: crate::capture::CaptureError| e.to_string())
+}
+
+fn parse_resolution(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not a resolution like 1280x720");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if w == 0 || h == 0 || w > 8192 || h > 8192 {
+        return Err(bad());
+    }
+    Ok((w, h))
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Open the window (the default when no command is given).
+    Window,
+    /// List the cameras this machine can see.
+    Cameras,
+    /// Read frames from the source headless and report each one (or save them).
+    Frames(capture::FramesArgs),
+    /// Draw synthetic table scenes with ground truth.
+    #[command(subcommand)]
+    Render(render::RenderCommand),
+}
 
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {
-        None => ExitCode::SUCCESS,
+    let input = cli.input;
+    match cli.command.unwrap_or(Command::Window) {
+        Command::Window => capture::window(&input),
+        Command::Cameras => capture::cameras(),
+        Command::Frames(args) => capture::frames(&input, &args),
+        Command::Render(command) => render::run(command),
+    }
+}
+
+/// Prints a one-line error and returns the bad-input exit code.
+pub fn bad_input(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolutions_parse_and_nonsense_is_refused() {
+        assert_eq!(parse_resolution("1920x1080"), Ok((1920, 1080)));
+        for bad in ["1920", "0x10", "axb", "99999x10"] {
+            assert!(parse_resolution(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_source_flag_works_after_a_subcommand() {
+        let cli = Cli::try_parse_from(["card-referee", "frames", "--source", "demo", "--count", "2"]).unwrap();
+        assert_eq!(cli.input.source, Some(SourceSpec::Demo));
     }
 }

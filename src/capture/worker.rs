@@ -1,0 +1,204 @@
+//! The capture thread behind the window: opens a source on a named thread, paces files and the
+//! demo to their frame rate, reconnects lost cameras, and leaves the newest frame where the UI
+//! polls it each repaint. The UI never waits on the camera.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use opencv::core::Mat;
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use super::{CaptureError, CaptureOptions, Frame, FrameSource, SourceSpec, webcam};
+
+/// What the capture thread is doing, for the status line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaptureState {
+    Opening,
+    Running,
+    /// The source has no more frames (end of a file or folder); the last frame stays on screen.
+    Ended,
+    /// A camera was lost; the thread tries to reopen it every second.
+    Reconnecting(String),
+    Failed(String),
+}
+
+/// Status shown under the live view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaptureStatus {
+    pub source: String,
+    pub state: CaptureState,
+    pub width: i32,
+    pub height: i32,
+    /// Frames per second actually delivered (smoothed).
+    pub fps: f64,
+    /// Milliseconds spent getting and preparing each frame (smoothed).
+    pub process_ms: f64,
+    pub frames: u64,
+}
+
+/// A frame ready to show: the frame itself and its pixels as RGBA for the screen.
+pub struct ShownFrame {
+    pub frame: Frame,
+    pub rgba: Vec<u8>,
+}
+
+struct Shared {
+    latest: Mutex<Option<ShownFrame>>,
+    status: Mutex<CaptureStatus>,
+    stop: AtomicBool,
+}
+
+/// Owns the capture thread; dropping it stops the thread.
+pub struct CaptureWorker {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl CaptureWorker {
+    /// Starts reading `spec` on a thread named "capture". `on_frame` is called after each new frame
+    /// (the window uses it to ask for a repaint).
+    pub fn spawn(spec: SourceSpec, options: CaptureOptions, on_frame: Box<dyn Fn() + Send>) -> CaptureWorker {
+        let status = CaptureStatus {
+            source: spec.to_string(),
+            state: CaptureState::Opening,
+            width: 0,
+            height: 0,
+            fps: 0.0,
+            process_ms: 0.0,
+            frames: 0,
+        };
+        let shared = Arc::new(Shared {
+            latest: Mutex::new(None),
+            status: Mutex::new(status),
+            stop: AtomicBool::new(false),
+        });
+        let thread_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("capture".into())
+            .spawn(move || run(&thread_shared, &spec, &options, on_frame.as_ref()))
+            .expect("the OS refused to start the capture thread");
+        CaptureWorker {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    /// The newest frame since the last call, if any.
+    pub fn take_frame(&self) -> Option<ShownFrame> {
+        lock(&self.shared.latest).take()
+    }
+
+    pub fn status(&self) -> CaptureStatus {
+        lock(&self.shared.status).clone()
+    }
+}
+
+impl Drop for CaptureWorker {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Poisoning only means another thread panicked mid-update; the data is still the best we have.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn set_state(shared: &Shared, state: CaptureState) {
+    lock(&shared.status).state = state;
+}
+
+fn stopped(shared: &Shared) -> bool {
+    shared.stop.load(Ordering::Relaxed)
+}
+
+/// Sleeps in short steps so that a stop request is noticed quickly.
+fn nap(shared: &Shared, total: Duration) {
+    let until = Instant::now() + total;
+    while !stopped(shared) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10).min(until - Instant::now()));
+    }
+}
+
+fn run(shared: &Shared, spec: &SourceSpec, options: &CaptureOptions, on_frame: &dyn Fn()) {
+    while !stopped(shared) {
+        let mut source = match super::open(spec, options) {
+            Ok(source) => source,
+            Err(e) => match spec {
+                SourceSpec::Webcam(_) if lock(&shared.status).frames > 0 => {
+                    set_state(shared, CaptureState::Reconnecting(e.to_string()));
+                    nap(shared, webcam::RECONNECT_EVERY);
+                    continue;
+                }
+                _ => return set_state(shared, CaptureState::Failed(e.to_string())),
+            },
+        };
+        {
+            let mut status = lock(&shared.status);
+            status.source = source.describe();
+            status.state = CaptureState::Running;
+        }
+        match stream(shared, source.as_mut(), on_frame) {
+            Ok(()) => return,
+            Err(e) if matches!(spec, SourceSpec::Webcam(_)) => {
+                set_state(shared, CaptureState::Reconnecting(e.to_string()));
+                nap(shared, webcam::RECONNECT_EVERY);
+            }
+            Err(e) => return set_state(shared, CaptureState::Failed(e.to_string())),
+        }
+    }
+}
+
+/// Reads frames until the source ends (`Ok`), fails (`Err`) or the worker is stopped.
+fn stream(shared: &Shared, source: &mut dyn FrameSource, on_frame: &dyn Fn()) -> Result<(), CaptureError> {
+    let started = Instant::now();
+    let mut last = Instant::now();
+    while !stopped(shared) {
+        let began = Instant::now();
+        let Some(frame) = source.next_frame()? else {
+            set_state(shared, CaptureState::Ended);
+            return Ok(());
+        };
+        let rgba = to_rgba(&frame.image)?;
+        let work = began.elapsed();
+        if let Some(fps) = source.nominal_fps() {
+            // Files and the demo play in real time rather than as fast as they decode.
+            let due = Duration::from_secs_f64(frame.index as f64 / fps);
+            nap(shared, due.saturating_sub(started.elapsed()));
+        }
+        record(shared, &frame, work, last.elapsed());
+        last = Instant::now();
+        *lock(&shared.latest) = Some(ShownFrame { frame, rgba });
+        on_frame();
+    }
+    Ok(())
+}
+
+fn record(shared: &Shared, frame: &Frame, work: Duration, interval: Duration) {
+    let mut status = lock(&shared.status);
+    let first = status.frames == 0;
+    let smooth = |old: f64, new: f64| if first { new } else { old * 0.9 + new * 0.1 };
+    let fps = if interval.as_secs_f64() > 0.0 {
+        1.0 / interval.as_secs_f64()
+    } else {
+        0.0
+    };
+    status.fps = smooth(status.fps, fps);
+    status.process_ms = smooth(status.process_ms, work.as_secs_f64() * 1000.0);
+    status.width = frame.width();
+    status.height = frame.height();
+    status.frames += 1;
+}
+
+/// BGR → tightly packed RGBA bytes for the screen.
+pub fn to_rgba(image: &Mat) -> opencv::Result<Vec<u8>> {
+    let mut rgba = Mat::default();
+    imgproc::cvt_color_def(image, &mut rgba, imgproc::COLOR_BGR2RGBA)?;
+    Ok(rgba.data_bytes()?.to_vec())
+}

@@ -1,0 +1,95 @@
+//! `card-referee` (the window), `cameras` and `frames`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use opencv::core::Vector;
+use opencv::imgcodecs;
+
+use super::{InputArgs, bad_input};
+use crate::capture::{self, SourceSpec};
+
+#[derive(clap::Args, Debug)]
+pub struct FramesArgs {
+    /// Stop after this many frames (the demo and cameras never end by themselves).
+    #[arg(long, default_value_t = 30)]
+    pub count: u64,
+    /// Save each frame as a PNG in this folder.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+}
+
+pub fn window(input: &InputArgs) -> ExitCode {
+    // Check the source here so that a bad one is a one-line error, not a window that says so.
+    if let Some(spec) = &input.source
+        && let Err(e) = capture::open(spec, &input.capture_options().unwrap_or_default())
+    {
+        return bad_input(e);
+    }
+    let start = crate::ui::StartOptions {
+        source: input.source.clone(),
+        capture: input.capture_options(),
+    };
+    match crate::ui::run(start) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot open the window: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub fn cameras() -> ExitCode {
+    match capture::list_cameras() {
+        Ok(cameras) if cameras.is_empty() => {
+            println!("no camera found (use --source demo, file:PATH or folder:PATH)");
+            ExitCode::SUCCESS
+        }
+        Ok(cameras) => {
+            for camera in cameras {
+                println!("webcam:{}\t{}\t{}", camera.index, camera.name, camera.description);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(format!("cannot list cameras: {e}")),
+    }
+}
+
+pub fn frames(input: &InputArgs, args: &FramesArgs) -> ExitCode {
+    let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
+    let mut source = match capture::open(&spec, &input.capture_options().unwrap_or_default()) {
+        Ok(source) => source,
+        Err(e) => return bad_input(e),
+    };
+    if let Some(dir) = &args.save
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return bad_input(format!("cannot create '{}': {e}", dir.display()));
+    }
+    println!("# {}", source.describe());
+    for _ in 0..args.count {
+        let began = Instant::now();
+        let frame = match source.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(e) => return bad_input(e),
+        };
+        let ms = began.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "frame {}\t{}x{}\t{:.3}s\t{ms:.1} ms",
+            frame.index,
+            frame.width(),
+            frame.height(),
+            frame.time.as_secs_f64()
+        );
+        if let Some(dir) = &args.save {
+            let path = dir.join(format!("frame-{:05}.png", frame.index));
+            match imgcodecs::imwrite(path.display().to_string(), &frame.image, &Vector::new()) {
+                Ok(true) => {}
+                _ => return bad_input(format!("cannot write '{}'", path.display())),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,75 @@
+//! The source picker: demo table, each webcam, a video file or an image folder.
+
+use std::path::PathBuf;
+
+use super::app::UiCommand;
+use super::camera_list::CameraList;
+use crate::capture::SourceSpec;
+
+/// Draws the picker; returns what the user asked for.
+pub fn show(
+    ui: &mut egui::Ui,
+    current: &SourceSpec,
+    cameras: &mut CameraList,
+    typed_path: &mut String,
+) -> Option<UiCommand> {
+    let mut command = None;
+    ui.horizontal(|ui| {
+        ui.label("Source:");
+        let found = cameras.poll().to_vec();
+        egui::ComboBox::from_id_salt("source")
+            .selected_text(label(current))
+            .width(260.0)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(*current == SourceSpec::Demo, "Demo table")
+                    .clicked()
+                {
+                    command = Some(UiCommand::SwitchSource(SourceSpec::Demo));
+                }
+                for camera in &found {
+                    let spec = SourceSpec::Webcam(camera.index);
+                    let text = format!("Webcam {}: {}", camera.index, camera.name);
+                    if ui.selectable_label(*current == spec, text).clicked() {
+                        command = Some(UiCommand::SwitchSource(spec));
+                    }
+                }
+            });
+        if ui
+            .button("Find cameras")
+            .on_hover_text("Look for cameras again")
+            .clicked()
+        {
+            command = Some(UiCommand::RefreshCameras);
+        }
+        if cameras.searching() {
+            ui.spinner();
+        } else if found.is_empty() {
+            ui.weak("no camera found");
+        }
+        ui.separator();
+        ui.label("Path:");
+        ui.add(
+            egui::TextEdit::singleline(typed_path)
+                .hint_text("video file or image folder")
+                .desired_width(280.0),
+        );
+        let path = PathBuf::from(typed_path.trim());
+        if ui.button("Open video").clicked() {
+            command = Some(UiCommand::SwitchSource(SourceSpec::File(path.clone())));
+        }
+        if ui.button("Open folder").clicked() {
+            command = Some(UiCommand::SwitchSource(SourceSpec::Folder(path)));
+        }
+    });
+    command
+}
+
+fn label(spec: &SourceSpec) -> String {
+    match spec {
+        SourceSpec::Demo => "Demo table".into(),
+        SourceSpec::Webcam(n) => format!("Webcam {n}"),
+        SourceSpec::File(p) => format!("Video {}", p.display()),
+        SourceSpec::Folder(p) => format!("Folder {}", p.display()),
+    }
+}

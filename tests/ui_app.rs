@@ -1,0 +1,115 @@
+//! The window, driven headless with egui_kittest: it starts on the demo table and frames arrive;
+//! a bad source shows its error in the status line. On failure a screenshot is saved to
+//! `target/ui-failures/` (when a renderer is available) to see what the window showed.
+
+use std::time::{Duration, Instant};
+
+use card_referee::capture::{CaptureOptions, SourceSpec};
+use card_referee::ui::{RefereeApp, StartOptions, UiCommand};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
+    let options = StartOptions {
+        source: Some(source),
+        capture: Some(CaptureOptions {
+            width: 640,
+            height: 360,
+            fps: 30,
+        }),
+    };
+    Harness::builder()
+        .with_size([1000.0, 700.0])
+        .build_eframe(move |cc| RefereeApp::new(cc, options))
+}
+
+/// Steps the window until `done` holds; after `limit` saves a screenshot and fails with `what`.
+fn step_until(
+    harness: &mut Harness<'static, RefereeApp>,
+    name: &str,
+    limit: Duration,
+    what: &str,
+    done: impl Fn(&RefereeApp) -> bool,
+) {
+    let deadline = Instant::now() + limit;
+    while !done(harness.state()) {
+        if Instant::now() > deadline {
+            let saved = save_screenshot(harness, name);
+            panic!(
+                "{what} within {limit:?} (status: {:?}); screenshot: {saved}",
+                harness.state().status()
+            );
+        }
+        harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    harness.step();
+}
+
+fn save_screenshot(harness: &mut Harness<'static, RefereeApp>, name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/ui-failures");
+    let path = dir.join(format!("{name}.png"));
+    match harness.render() {
+        Ok(image) => match std::fs::create_dir_all(&dir)
+            .map_err(|e| e.to_string())
+            .and_then(|()| image.save(&path).map_err(|e| e.to_string()))
+        {
+            Ok(()) => path.display().to_string(),
+            Err(e) => format!("not saved ({e})"),
+        },
+        Err(e) => format!("not rendered ({e})"),
+    }
+}
+
+#[test]
+fn the_window_opens_on_the_demo_table_and_frames_arrive() {
+    let mut harness = start(SourceSpec::Demo);
+    step_until(
+        &mut harness,
+        "demo-frames",
+        Duration::from_secs(90),
+        "no 5 demo frames shown",
+        |app| app.frames_shown() >= 5,
+    );
+    let status = harness.state().status().clone();
+    assert_eq!((status.width, status.height), (640, 360));
+    assert!(
+        harness.query_by_label_contains("demo table").is_some(),
+        "status line does not name the source"
+    );
+    assert!(
+        harness.query_by_label_contains("fps").is_some(),
+        "status line shows no frame rate"
+    );
+}
+
+#[test]
+fn a_missing_video_file_is_reported_in_the_status_line() {
+    let mut harness = start(SourceSpec::Demo);
+    let missing = SourceSpec::File("/nonexistent/table.mp4".into());
+    let ctx = harness.ctx.clone();
+    harness
+        .state_mut()
+        .run_command(&ctx, UiCommand::SwitchSource(missing.clone()));
+    step_until(
+        &mut harness,
+        "missing-file",
+        Duration::from_secs(30),
+        "no failure shown",
+        |app| {
+            matches!(
+                app.status().state,
+                card_referee::capture::worker::CaptureState::Failed(_)
+            )
+        },
+    );
+    assert_eq!(harness.state().source(), &missing);
+    let error = harness
+        .query_by_label_contains("failed:")
+        .expect("no failure in the status line");
+    let text = format!("{error:?}");
+    assert!(
+        text.contains("/nonexistent/table.mp4") && text.contains("does not exist"),
+        "{text}"
+    );
+}
