@@ -15,7 +15,7 @@ pub fn show(
 ) -> Option<UiCommand> {
     let mut command = None;
     ui.horizontal(|ui| {
-        ui.label("Source:");
+        let caption = ui.label("Source:");
         let found = cameras.poll().to_vec();
         egui::ComboBox::from_id_salt("source")
             .selected_text(label(current))
@@ -34,7 +34,9 @@ pub fn show(
                         command = Some(UiCommand::SwitchSource(spec));
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(caption.id);
         if ui
             .button("Find cameras")
             .on_hover_text("Look for cameras again")
@@ -48,12 +50,13 @@ pub fn show(
             ui.weak("no camera found");
         }
         ui.separator();
-        ui.label("Path:");
+        let path_caption = ui.label("Path:");
         ui.add(
             egui::TextEdit::singleline(typed_path)
                 .hint_text("video file or image folder")
                 .desired_width(280.0),
-        );
+        )
+        .labelled_by(path_caption.id);
         let path = PathBuf::from(typed_path.trim());
         if ui.button("Open video").clicked() {
             command = Some(UiCommand::SwitchSource(SourceSpec::File(path.clone())));
