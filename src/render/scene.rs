@@ -393,13 +393,11 @@ fn hand_polygons(hand: &Hand, camera: &Camera) -> Vec<Vec<Pt>> {
         parts.push(rect(30.0, y - 8.5, 30.0 + length, y + 8.5));
         parts.push(ellipse(30.0 + length, y, 8.5, 8.5));
     }
-    let thumb = Homography::translation(5.0, 40.0).then_after(&Homography::rotation(0.9));
-    parts.push(
-        rect(0.0, -10.0, 60.0, 10.0)
-            .into_iter()
-            .map(|p| thumb.apply(p))
-            .collect(),
-    );
+    // The thumb leaves the palm's side and points forward and out, with a rounded tip.
+    let thumb = Homography::translation(10.0, 38.0).then_after(&Homography::rotation(0.55));
+    for part in [rect(0.0, -10.0, 58.0, 10.0), ellipse(58.0, 0.0, 10.0, 10.0)] {
+        parts.push(part.into_iter().map(|p| thumb.apply(p)).collect());
+    }
     parts
         .into_iter()
         .map(|poly| poly.into_iter().map(|p| to_image.apply(p)).collect())
