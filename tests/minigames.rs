@@ -5,8 +5,7 @@
 use card_referee::symbols::cipher::cipher_deck;
 use card_referee::symbols::deck::{CardId, Deck, SymbolId};
 use card_referee::symbols::games::{
-    Claim, Deal, GameKind, GameResult, Match, MiniGame, Outcome, Place, Referee, RefereeOptions,
-    start,
+    Claim, Deal, GameKind, GameResult, Match, MiniGame, Outcome, Place, Referee, RefereeOptions, start,
 };
 use card_referee::symbols::names::{NameMatch, NameMatcher};
 use proptest::prelude::*;
@@ -66,13 +65,7 @@ fn pick(used: &mut Vec<CardId>, fits: impl Fn(CardId) -> bool) -> CardId {
     card
 }
 
-fn referee<'d>(
-    deck: &'d Deck,
-    names: &[&str],
-    kind: GameKind,
-    deal: Deal,
-    options: RefereeOptions,
-) -> Referee<'d> {
+fn referee<'d>(deck: &'d Deck, names: &[&str], kind: GameKind, deal: Deal, options: RefereeOptions) -> Referee<'d> {
     let game = start(kind, deck, names.len(), deal, &options).unwrap();
     Referee::new(deck, players(names), game, options)
 }
@@ -87,9 +80,7 @@ fn tower() {
     let deck = cipher_deck();
     let mut used = vec![1, 2];
     let (a, b) = (1, 2);
-    let d1 = pick(&mut used, |c| {
-        synonym_of(&deck, shared(&deck, a, c)).is_some()
-    });
+    let d1 = pick(&mut used, |c| synonym_of(&deck, shared(&deck, a, c)).is_some());
     let d2 = pick(&mut used, |c| typo_of(&deck, shared(&deck, b, c)).is_some());
     let d3 = pick(&mut used, |_| true);
     let deal = Deal {
@@ -137,12 +128,7 @@ fn tower() {
     assert_eq!(r.game().top(Place::Draw), Some(d2));
 
     // Typo.
-    let (outcome, _) = judge(
-        &mut r,
-        "Bob",
-        &typo_of(&deck, shared(&deck, b, d2)).unwrap(),
-        2000,
-    );
+    let (outcome, _) = judge(&mut r, "Bob", &typo_of(&deck, shared(&deck, b, d2)).unwrap(), 2000);
     assert_eq!(outcome, Outcome::Correct);
 
     // End condition: the draw pile runs out.
@@ -168,12 +154,8 @@ fn well() {
     let deck = cipher_deck();
     let mut used = vec![];
     let c = pick(&mut used, |_| true);
-    let a1 = pick(&mut used, |x| {
-        synonym_of(&deck, shared(&deck, x, c)).is_some()
-    });
-    let b1 = pick(&mut used, |x| {
-        typo_of(&deck, shared(&deck, x, a1)).is_some()
-    });
+    let a1 = pick(&mut used, |x| synonym_of(&deck, shared(&deck, x, c)).is_some());
+    let b1 = pick(&mut used, |x| typo_of(&deck, shared(&deck, x, a1)).is_some());
     let a2 = pick(&mut used, |_| true);
     let b2 = pick(&mut used, |_| true);
     let deal = Deal {
@@ -202,10 +184,7 @@ fn well() {
         Claim::new("Alice", &synonym, 1000),
         Claim::new("Bob", &name(&deck, shared(&deck, b1, c)), 1002),
     ]);
-    assert_eq!(
-        (v[0].outcome, v[1].outcome),
-        (Outcome::Correct, Outcome::TooLate)
-    );
+    assert_eq!((v[0].outcome, v[1].outcome), (Outcome::Correct, Outcome::TooLate));
     assert_eq!(r.game().top(Place::Centre), Some(a1));
 
     let typo = typo_of(&deck, shared(&deck, b1, a1)).unwrap();
@@ -252,13 +231,10 @@ fn hot_potato() {
     let deck = cipher_deck();
     let mut used = vec![];
     let a = pick(&mut used, |_| true);
-    let b = pick(&mut used, |x| {
-        synonym_of(&deck, shared(&deck, a, x)).is_some()
-    });
+    let b = pick(&mut used, |x| synonym_of(&deck, shared(&deck, a, x)).is_some());
     // Carol's card must not carry the symbol Alice and Bob share, or Alice's call would be ambiguous.
     let c = pick(&mut used, |x| {
-        !deck.card(x).unwrap().has(shared(&deck, a, b))
-            && typo_of(&deck, shared(&deck, a, x)).is_some()
+        !deck.card(x).unwrap().has(shared(&deck, a, b)) && typo_of(&deck, shared(&deck, a, x)).is_some()
     });
     let (r2a, r2b) = (pick(&mut used, |_| true), pick(&mut used, |_| true));
     let deal = Deal {
@@ -279,10 +255,7 @@ fn hot_potato() {
         Claim::new("Carol", &name(&deck, shared(&deck, c, a)), 1004),
         Claim::new("Alice", &synonym, 1000),
     ]);
-    assert_eq!(
-        (v[0].outcome, v[1].outcome),
-        (Outcome::Correct, Outcome::TooLate)
-    );
+    assert_eq!((v[0].outcome, v[1].outcome), (Outcome::Correct, Outcome::TooLate));
     assert_eq!(
         r.game().top(Place::Player(1)),
         Some(a),
@@ -315,11 +288,7 @@ fn hot_potato() {
         "{}",
         v.message
     );
-    assert_eq!(
-        r.game().top(Place::Player(0)),
-        Some(r2a),
-        "round 2 is dealt"
-    );
+    assert_eq!(r.game().top(Place::Player(0)), Some(r2a), "round 2 is dealt");
 
     assert!(!r.game().is_over());
     assert_eq!(
@@ -378,15 +347,8 @@ fn poisoned_gift() {
         Claim::new("Alice", &synonym, 1000),
         Claim::new("Carol", &name(&deck, shared(&deck, d1, a)), 1004),
     ]);
-    assert_eq!(
-        (v[0].outcome, v[1].outcome),
-        (Outcome::Correct, Outcome::TooLate)
-    );
-    assert_eq!(
-        r.game().top(Place::Player(1)),
-        Some(d1),
-        "the gift lands on Bob's pile"
-    );
+    assert_eq!((v[0].outcome, v[1].outcome), (Outcome::Correct, Outcome::TooLate));
+    assert_eq!(r.game().top(Place::Player(1)), Some(d1), "the gift lands on Bob's pile");
 
     let typo = typo_of(&deck, shared(&deck, d2, a)).unwrap();
     assert_eq!(judge(&mut r, "Carol", &typo, 2000).0, Outcome::Correct);
@@ -400,13 +362,7 @@ fn poisoned_gift() {
 fn a_symbol_on_two_players_cards_needs_a_target() {
     let deck = cipher_deck();
     // Three cards through one symbol: the first three cards of symbol 0.
-    let with_zero: Vec<CardId> = deck
-        .cards()
-        .iter()
-        .filter(|c| c.has(0))
-        .map(|c| c.id)
-        .take(3)
-        .collect();
+    let with_zero: Vec<CardId> = deck.cards().iter().filter(|c| c.has(0)).map(|c| c.id).take(3).collect();
     let (d, a, b) = (with_zero[0], with_zero[1], with_zero[2]);
     let c = (1..=57).find(|x| !deck.card(*x).unwrap().has(0)).unwrap();
     let deal = Deal {
@@ -491,10 +447,7 @@ fn bad_deals_are_refused() {
         centre: Some(5),
         ..Deal::default()
     };
-    assert!(
-        start(GameKind::Well, &deck, 2, well, &options).is_err(),
-        "uneven piles"
-    );
+    assert!(start(GameKind::Well, &deck, 2, well, &options).is_err(), "uneven piles");
     assert!(
         start(
             GameKind::HotPotato,
@@ -570,14 +523,7 @@ fn deal_for(kind: GameKind, cards: &[CardId], seats: usize) -> Deal {
         GameKind::Well => Deal {
             centre: Some(cards[0]),
             piles: (0..seats)
-                .map(|s| {
-                    cards[1..21]
-                        .iter()
-                        .skip(s)
-                        .step_by(seats)
-                        .copied()
-                        .collect()
-                })
+                .map(|s| cards[1..21].iter().skip(s).step_by(seats).copied().collect())
                 .collect(),
             ..Deal::default()
         },
@@ -588,12 +534,7 @@ fn deal_for(kind: GameKind, cards: &[CardId], seats: usize) -> Deal {
     }
 }
 
-fn play_conserves(
-    kind: GameKind,
-    cards: Vec<CardId>,
-    seats: usize,
-    moves: Vec<Move>,
-) -> Result<(), TestCaseError> {
+fn play_conserves(kind: GameKind, cards: Vec<CardId>, seats: usize, moves: Vec<Move>) -> Result<(), TestCaseError> {
     let deck = cipher_deck();
     let names: Vec<String> = (0..seats).map(|s| format!("P{s}")).collect();
     let options = RefereeOptions::default();
@@ -607,10 +548,7 @@ fn play_conserves(
         let seat = m.seat % seats;
         let open = r.game().comparisons(seat);
         let (called, target) = match open.get(m.pick % open.len().max(1)) {
-            Some(c) if m.right => (
-                shared(&deck, c.left.1, c.right.1),
-                c.target.map(|t| names[t].clone()),
-            ),
+            Some(c) if m.right => (shared(&deck, c.left.1, c.right.1), c.target.map(|t| names[t].clone())),
             _ => (m.pick % 57, None),
         };
         let claim = Claim {
@@ -628,12 +566,7 @@ fn play_conserves(
             verdict.message
         );
         if verdict.outcome == Outcome::Correct {
-            prop_assert!(
-                verdict
-                    .compared
-                    .iter()
-                    .any(|(_, s)| Some(*s) == verdict.called_symbol)
-            );
+            prop_assert!(verdict.compared.iter().any(|(_, s)| Some(*s) == verdict.called_symbol));
         }
     }
     let placed: usize = r.ranking().iter().map(Vec::len).sum();

@@ -4,9 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use card_referee::symbols::deck::plane::plane_orders;
-use card_referee::symbols::deck::{
-    Deck, DeckError, DeckProblem, SymbolId, decode, projective_plane, subset,
-};
+use card_referee::symbols::deck::{Deck, DeckError, DeckProblem, SymbolId, decode, projective_plane, subset};
 use proptest::prelude::*;
 
 /// The shared data folder beside the repository (`../shared`); a git worktree kept one level
@@ -40,15 +38,8 @@ fn every_plane_up_to_eleven_validates() {
     for q in orders {
         let deck = projective_plane(q).unwrap();
         let n = q * q + q + 1;
-        assert_eq!(
-            (deck.cards().len(), deck.symbols().len()),
-            (n, n),
-            "order {q}"
-        );
-        assert!(
-            deck.cards().iter().all(|c| c.symbols.len() == q + 1),
-            "order {q}"
-        );
+        assert_eq!((deck.cards().len(), deck.symbols().len()), (n, n), "order {q}");
+        assert!(deck.cards().iter().all(|c| c.symbols.len() == q + 1), "order {q}");
         assert_eq!(deck.validate(), vec![], "order {q}");
         // Each symbol is on q + 1 cards, as each point of the plane lies on q + 1 lines.
         for s in 0..n {
@@ -130,14 +121,15 @@ fn deck_check_exit_codes() {
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, "{\n  \"symbols\": [\"a\", \"b\"],\n  \"cards\": [ {\"id\": 1, \"symbols\": [\"a\"] ,, ]\n}\n").unwrap();
+    std::fs::write(
+        &bad,
+        "{\n  \"symbols\": [\"a\", \"b\"],\n  \"cards\": [ {\"id\": 1, \"symbols\": [\"a\"] ,, ]\n}\n",
+    )
+    .unwrap();
     let out = cli(&["deck", "check", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
-    assert!(
-        stderr.starts_with(&format!("{}:3:", bad.display())),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with(&format!("{}:3:", bad.display())), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 
     let wrong_type = dir.path().join("type.json");
@@ -150,14 +142,7 @@ fn deck_check_exit_codes() {
 #[test]
 fn deck_shared_command() {
     let retail = retail_path();
-    let out = cli(&[
-        "deck",
-        "shared",
-        "--deck",
-        retail.to_str().unwrap(),
-        "1",
-        "2",
-    ]);
+    let out = cli(&["deck", "shared", "--deck", retail.to_str().unwrap(), "1", "2"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "OneWay\n");
 
@@ -184,9 +169,7 @@ fn decode_two_symbols_of_the_retail_deck() {
 
 fn plane7() -> &'static Deck {
     static DECK: std::sync::OnceLock<Deck> = std::sync::OnceLock::new();
-    DECK.get_or_init(|| {
-        Deck::from_json_str(&projective_plane(7).unwrap().to_json(), Path::new("plane7")).unwrap()
-    })
+    DECK.get_or_init(|| Deck::from_json_str(&projective_plane(7).unwrap().to_json(), Path::new("plane7")).unwrap())
 }
 
 proptest! {

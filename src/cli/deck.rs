@@ -58,12 +58,7 @@ pub fn run(command: DeckCommand) -> ExitCode {
         DeckCommand::Check { deck } => check(&deck),
         DeckCommand::Shared { deck, a, b } => shared(&deck, a, b),
         DeckCommand::Print { deck, out, paper } => print(&deck, &out, paper),
-        DeckCommand::Render {
-            deck,
-            card,
-            size,
-            out,
-        } => render_png(&deck, card, size, &out),
+        DeckCommand::Render { deck, card, size, out } => render_png(&deck, card, size, &out),
     }
 }
 
@@ -115,9 +110,7 @@ fn shared(spec: &str, a: CardId, b: CardId) -> ExitCode {
             println!("{}", deck.symbol_name(symbol));
             ExitCode::SUCCESS
         }
-        None => bad_input(format!(
-            "{spec}: give two different cards (got {a} and {b})"
-        )),
+        None => bad_input(format!("{spec}: give two different cards (got {a} and {b})")),
     }
 }
 

@@ -98,12 +98,7 @@ impl NameMatcher {
     }
 
     fn symbols_where(&self, fits: impl Fn(&[char]) -> bool) -> Vec<SymbolId> {
-        let mut out: Vec<SymbolId> = self
-            .entries
-            .iter()
-            .filter(|(k, _)| fits(k))
-            .map(|(_, s)| *s)
-            .collect();
+        let mut out: Vec<SymbolId> = self.entries.iter().filter(|(k, _)| fits(k)).map(|(_, s)| *s).collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -152,9 +147,7 @@ fn within_one_edit(a: &[char], b: &[char]) -> bool {
             }
         }
         1 => {
-            let first_diff = (0..short.len())
-                .find(|&i| short[i] != long[i])
-                .unwrap_or(short.len());
+            let first_diff = (0..short.len()).find(|&i| short[i] != long[i]).unwrap_or(short.len());
             short[first_diff..] == long[first_diff + 1..]
         }
         _ => false,
@@ -175,11 +168,7 @@ mod tests {
             "Turtle(ART)",
             "Key",
         ];
-        let mut deck = Deck::new(
-            "t",
-            names.iter().map(|s| s.to_string()).collect(),
-            Vec::new(),
-        );
+        let mut deck = Deck::new("t", names.iter().map(|s| s.to_string()).collect(), Vec::new());
         deck.add_synonyms(2, ["MITM".to_string()]);
         deck
     }

@@ -6,9 +6,7 @@ use std::path::Path;
 
 use super::deck::{CardId, Deck};
 use super::games::claim::seconds;
-use super::games::{
-    Claim, Deal, GameKind, GameResult, Match, Place, Referee, RefereeOptions, Verdict, start,
-};
+use super::games::{Claim, Deal, GameKind, GameResult, Match, Place, Referee, RefereeOptions, Verdict, start};
 
 /// Why a replay stopped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,8 +51,7 @@ enum Entry {
 /// Replays a record. `base` is the folder a relative deck path is read from.
 pub fn replay(text: &str, base: &Path) -> Replay {
     let mut replayer = Replayer::default();
-    let outcome =
-        parse(text).and_then(|entries| replayer.run(&entries, base, text.lines().count()));
+    let outcome = parse(text).and_then(|entries| replayer.run(&entries, base, text.lines().count()));
     Replay {
         report: replayer.report,
         outcome,
@@ -70,29 +67,25 @@ fn parse(text: &str) -> Result<Vec<(usize, Entry)>, ReplayError> {
         if content.is_empty() {
             continue;
         }
-        let entry =
-            parse_line(content).map_err(|message| ReplayError::Malformed { line, message })?;
+        let entry = parse_line(content).map_err(|message| ReplayError::Malformed { line, message })?;
         entries.push((line, entry));
     }
     Ok(entries)
 }
 
 fn parse_line(content: &str) -> Result<Entry, String> {
-    let (keyword, rest) = content
-        .split_once(char::is_whitespace)
-        .unwrap_or((content, ""));
+    let (keyword, rest) = content.split_once(char::is_whitespace).unwrap_or((content, ""));
     let rest = rest.trim();
     let words: Vec<&str> = rest.split_whitespace().collect();
     Ok(match keyword {
         "deck" if !rest.is_empty() => Entry::Deck(rest.to_string()),
-        "players" if words.len() >= 2 => {
-            Entry::Players(words.iter().map(|w| w.to_string()).collect())
-        }
+        "players" if words.len() >= 2 => Entry::Players(words.iter().map(|w| w.to_string()).collect()),
         "players" => return Err("a match needs at least 2 players".into()),
         "option" => parse_option(&words)?,
-        "game" => Entry::Game(GameKind::from_code(rest).ok_or_else(|| {
-            format!("unknown game \"{rest}\" (tower, well, hot-potato, poisoned-gift)")
-        })?),
+        "game" => Entry::Game(
+            GameKind::from_code(rest)
+                .ok_or_else(|| format!("unknown game \"{rest}\" (tower, well, hot-potato, poisoned-gift)"))?,
+        ),
         "pile" if words.len() >= 2 => Entry::Pile(words[0].to_string(), cards(&words[1..])?),
         "draw" if !words.is_empty() => Entry::Draw(cards(&words)?),
         "centre" | "center" if words.len() == 1 => Entry::Centre(card(words[0])?),
@@ -100,11 +93,7 @@ fn parse_line(content: &str) -> Result<Entry, String> {
         "claim" => Entry::Claim(parse_claim(rest)?),
         "seen" if words.len() == 2 => Entry::Seen(
             words[0].to_string(),
-            if words[1] == "-" {
-                None
-            } else {
-                Some(card(words[1])?)
-            },
+            if words[1] == "-" { None } else { Some(card(words[1])?) },
         ),
         "end" if words.is_empty() => Entry::End,
         "deck" | "pile" | "draw" | "centre" | "center" | "round" | "seen" | "end" => {
@@ -136,8 +125,7 @@ fn parse_option(words: &[&str]) -> Result<Entry, String> {
 }
 
 fn card(word: &str) -> Result<CardId, String> {
-    word.parse()
-        .map_err(|_| format!("\"{word}\" is not a card id"))
+    word.parse().map_err(|_| format!("\"{word}\" is not a card id"))
 }
 
 fn cards(words: &[&str]) -> Result<Vec<CardId>, String> {
@@ -147,8 +135,7 @@ fn cards(words: &[&str]) -> Result<Vec<CardId>, String> {
 /// `claim TIME PLAYER CALLED TEXT [> TARGET]`, TIME in seconds ("12.345").
 fn parse_claim(rest: &str) -> Result<Claim, String> {
     let mut parts = rest.splitn(3, char::is_whitespace);
-    let (Some(time), Some(player), Some(called)) = (parts.next(), parts.next(), parts.next())
-    else {
+    let (Some(time), Some(player), Some(called)) = (parts.next(), parts.next(), parts.next()) else {
         return Err("a claim is: claim TIME PLAYER CALLED [> TARGET]".into());
     };
     let (called, target) = match called.rsplit_once('>') {
@@ -215,12 +202,7 @@ fn illegal(line: usize, message: impl Into<String>) -> ReplayError {
 }
 
 impl Replayer {
-    fn run(
-        &mut self,
-        entries: &[(usize, Entry)],
-        base: &Path,
-        last_line: usize,
-    ) -> Result<Match, ReplayError> {
+    fn run(&mut self, entries: &[(usize, Entry)], base: &Path, last_line: usize) -> Result<Match, ReplayError> {
         let (deck, players, mut options, first_game) = header(entries, base)?;
         let mut series = Match::new(players.clone());
         let mut current: Option<Current> = None;
@@ -232,20 +214,15 @@ impl Replayer {
             }
             match entry {
                 Entry::Deck(_) | Entry::Players(_) => {
-                    return Err(malformed(
-                        line,
-                        "deck and players come before the first game",
-                    ));
+                    return Err(malformed(line, "deck and players come before the first game"));
                 }
                 Entry::Penalty(n) => options.wrong_call_penalty = *n,
                 Entry::Window(ms) => options.too_late_window_ms = *ms,
                 Entry::Places(on) => options.well_play_for_places = *on,
                 Entry::Game(kind) => {
                     self.finish(current.take(), &deck, &players, &options, &mut series, line)?;
-                    self.report.push(format!(
-                        "line {line}: game {}: {kind}",
-                        series.results.len() + 1
-                    ));
+                    self.report
+                        .push(format!("line {line}: game {}: {kind}", series.results.len() + 1));
                     current = Some(Current {
                         kind: *kind,
                         line,
@@ -258,10 +235,7 @@ impl Replayer {
                         .as_mut()
                         .ok_or_else(|| malformed(line, "a deal line before any game"))?;
                     if game.referee.is_some() {
-                        return Err(malformed(
-                            line,
-                            "deal lines come before the game's first claim",
-                        ));
+                        return Err(malformed(line, "deal lines come before the game's first claim"));
                     }
                     add_to_deal(&mut game.deal, entry, &players, line)?;
                 }
@@ -271,10 +245,7 @@ impl Replayer {
                         .ok_or_else(|| malformed(line, "a claim before any game"))?;
                     self.ensure_started(game, &deck, &players, &options)?;
                     if find_seat(&players, &claim.player).is_none() {
-                        return Err(malformed(
-                            line,
-                            format!("{} is not among the players", claim.player),
-                        ));
+                        return Err(malformed(line, format!("{} is not among the players", claim.player)));
                     }
                     batch.push((line, claim.clone()));
                 }
@@ -292,19 +263,11 @@ impl Replayer {
             }
         }
         self.judge_batch(&mut current, &mut batch)?;
-        self.finish(
-            current.take(),
-            &deck,
-            &players,
-            &options,
-            &mut series,
-            last_line,
-        )?;
+        self.finish(current.take(), &deck, &players, &options, &mut series, last_line)?;
         if series.results.is_empty() {
             return Err(malformed(last_line, "the record has no game"));
         }
-        self.report
-            .extend(series.table().lines().map(str::to_string));
+        self.report.extend(series.table().lines().map(str::to_string));
         Ok(series)
     }
 
@@ -340,11 +303,7 @@ impl Replayer {
         for (line, claim) in batch.drain(..) {
             let verdict = referee.claim(claim);
             let c = &verdict.claim;
-            let target = c
-                .target
-                .as_ref()
-                .map(|t| format!(" > {t}"))
-                .unwrap_or_default();
+            let target = c.target.as_ref().map(|t| format!(" > {t}")).unwrap_or_default();
             self.report.push(format!(
                 "line {line}: {} {} \"{}\"{target}: {}",
                 seconds(c.time_ms),
@@ -373,10 +332,7 @@ impl Replayer {
         if !referee.game().is_over() {
             return Err(illegal(
                 line,
-                format!(
-                    "{} (line {started_line}) is not over",
-                    referee.game().kind()
-                ),
+                format!("{} (line {started_line}) is not over", referee.game().kind()),
             ));
         }
         let result = GameResult::from_referee(referee);
@@ -397,18 +353,14 @@ impl Replayer {
                 format!("{}. {}", i + 1, names.join(", "))
             })
             .collect();
-        self.report
-            .push(format!("{} over: {}", result.kind, places.join("  ")));
+        self.report.push(format!("{} over: {}", result.kind, places.join("  ")));
         series.add(result);
         Ok(())
     }
 }
 
 /// Reads the deck and players lines that must come before the first game.
-fn header(
-    entries: &[(usize, Entry)],
-    base: &Path,
-) -> Result<(Deck, Vec<String>, RefereeOptions, usize), ReplayError> {
+fn header(entries: &[(usize, Entry)], base: &Path) -> Result<(Deck, Vec<String>, RefereeOptions, usize), ReplayError> {
     let first_game = entries
         .iter()
         .position(|(_, e)| matches!(e, Entry::Game(_)))
@@ -419,8 +371,7 @@ fn header(
     for (line, entry) in &entries[..first_game] {
         match entry {
             Entry::Deck(spec) => {
-                let loaded =
-                    super::load_deck(spec, base).map_err(|e| malformed(*line, e.to_string()))?;
+                let loaded = super::load_deck(spec, base).map_err(|e| malformed(*line, e.to_string()))?;
                 deck = Some(loaded);
             }
             Entry::Players(names) => players = Some(names.clone()),
@@ -436,8 +387,7 @@ fn header(
         }
     }
     let line = entries.first().map_or(1, |(l, _)| *l);
-    let deck = deck
-        .ok_or_else(|| malformed(line, "the record names no deck (deck cipher, or deck PATH)"))?;
+    let deck = deck.ok_or_else(|| malformed(line, "the record names no deck (deck cipher, or deck PATH)"))?;
     let players = players.ok_or_else(|| malformed(line, "the record names no players"))?;
     Ok((deck, players, options, first_game))
 }
@@ -446,16 +396,11 @@ fn find_seat(players: &[String], name: &str) -> Option<usize> {
     players.iter().position(|p| p.eq_ignore_ascii_case(name))
 }
 
-fn add_to_deal(
-    deal: &mut Deal,
-    entry: &Entry,
-    players: &[String],
-    line: usize,
-) -> Result<(), ReplayError> {
+fn add_to_deal(deal: &mut Deal, entry: &Entry, players: &[String], line: usize) -> Result<(), ReplayError> {
     match entry {
         Entry::Pile(who, cards) => {
-            let seat = find_seat(players, who)
-                .ok_or_else(|| malformed(line, format!("{who} is not among the players")))?;
+            let seat =
+                find_seat(players, who).ok_or_else(|| malformed(line, format!("{who} is not among the players")))?;
             if deal.piles.len() < players.len() {
                 deal.piles.resize(players.len(), Vec::new());
             }
@@ -482,8 +427,7 @@ fn check_seen(
         "draw" => Place::Draw,
         "centre" | "center" => Place::Centre,
         name => Place::Player(
-            find_seat(players, name)
-                .ok_or_else(|| malformed(line, format!("{name} is not among the players")))?,
+            find_seat(players, name).ok_or_else(|| malformed(line, format!("{name} is not among the players")))?,
         ),
     };
     let expected = referee.game().top(place);
@@ -498,11 +442,7 @@ fn check_seen(
     };
     Err(illegal(
         line,
-        format!(
-            "{} seen {at}, but the rules put {} there",
-            show(seen),
-            show(expected)
-        ),
+        format!("{} seen {at}, but the rules put {} there", show(seen), show(expected)),
     ))
 }
 

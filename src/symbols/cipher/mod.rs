@@ -61,21 +61,13 @@ pub const SYMBOLS: [CipherSymbol; 57] = [
     symbol!("Rainbow Table", ["Rainbow"], "rainbow"),
     symbol!("Birthday Attack", ["Birthday", "Cake"], "birthday-cake"),
     symbol!("Logic Bomb", ["Bomb"], "bomb"),
-    symbol!(
-        "Zero Knowledge",
-        ["ZK", "Monkey", "See no evil"],
-        "see-no-evil-monkey"
-    ),
+    symbol!("Zero Knowledge", ["ZK", "Monkey", "See no evil"], "see-no-evil-monkey"),
     symbol!("Quantum", ["Atom"], "atom-symbol"),
     symbol!("Backdoor", ["Door"], "door"),
     symbol!("Phishing", ["Fishing rod"], "fishing-pole"),
     symbol!("Botnet", ["Robot", "Bot"], "robot"),
     symbol!("Virus", ["Microbe"], "microbe"),
-    symbol!(
-        "Diffie-Hellman",
-        ["DH", "Palette", "Paint"],
-        "artist-palette"
-    ),
+    symbol!("Diffie-Hellman", ["DH", "Palette", "Paint"], "artist-palette"),
     symbol!("Carrier Pigeon", ["Pigeon", "Dove"], "dove"),
     symbol!("Collision", ["Boom"], "collision"),
     symbol!("Merkle Tree", ["Merkle", "Tree"], "deciduous-tree"),
@@ -125,13 +117,7 @@ mod tests {
         let deck = cipher_deck();
         assert!(deck.validate().is_empty());
         assert_eq!(deck.cards().len(), 57);
-        for name in [
-            "Meet-in-the-Middle",
-            "Cloud",
-            "Even-Mansour",
-            "Bob",
-            "Enigma",
-        ] {
+        for name in ["Meet-in-the-Middle", "Cloud", "Even-Mansour", "Bob", "Enigma"] {
             assert!(deck.symbol_id(name).is_some(), "{name} missing");
         }
     }

@@ -28,13 +28,8 @@ impl Field {
         let mut mul = vec![0; q * q];
         for a in 0..q {
             for b in 0..q {
-                add[a * q + b] =
-                    encode(&digit_sum(&digits(a, p, k), &digits(b, p, k), p), p) as u16;
-                let product = poly_rem(
-                    &poly_mul(&digits(a, p, k), &digits(b, p, k), p),
-                    &modulus,
-                    p,
-                );
+                add[a * q + b] = encode(&digit_sum(&digits(a, p, k), &digits(b, p, k), p), p) as u16;
+                let product = poly_rem(&poly_mul(&digits(a, p, k), &digits(b, p, k), p), &modulus, p);
                 mul[a * q + b] = encode(&product, p) as u16;
             }
         }

@@ -48,10 +48,7 @@ pub struct Deck {
 #[derive(Debug, thiserror::Error)]
 pub enum DeckError {
     #[error("{path}: cannot read: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{path}:{line}:{column}: malformed deck JSON: {message}")]
     Json {
         path: PathBuf,
@@ -60,10 +57,7 @@ pub enum DeckError {
         message: String,
     },
     #[error("{path}: invalid deck: {}", first_problems(.problems))]
-    Invalid {
-        path: PathBuf,
-        problems: Vec<DeckProblem>,
-    },
+    Invalid { path: PathBuf, problems: Vec<DeckProblem> },
 }
 
 fn first_problems(problems: &[DeckProblem]) -> String {
@@ -117,10 +111,7 @@ impl fmt::Display for DeckProblem {
             DeckProblem::DuplicateSymbol { name } => write!(f, "symbol \"{name}\" is listed twice"),
             DeckProblem::DuplicateCardId { id } => write!(f, "card id {id} is used twice"),
             DeckProblem::UnknownSymbol { card, name } => {
-                write!(
-                    f,
-                    "{card} shows \"{name}\", which is not in the deck's symbol list"
-                )
+                write!(f, "{card} shows \"{name}\", which is not in the deck's symbol list")
             }
             DeckProblem::RepeatedSymbolOnCard { card, name } => {
                 write!(f, "{card} shows \"{name}\" twice")
@@ -131,21 +122,11 @@ impl fmt::Display for DeckProblem {
                     "synonyms are given for \"{name}\", which is not in the deck's symbol list"
                 )
             }
-            DeckProblem::WrongSize {
-                card,
-                has,
-                expected,
-            } => {
-                write!(
-                    f,
-                    "{card} has {has} symbols; the other cards have {expected}"
-                )
+            DeckProblem::WrongSize { card, has, expected } => {
+                write!(f, "{card} has {has} symbols; the other cards have {expected}")
             }
             DeckProblem::PairShares { a, b, shared } if shared.is_empty() => {
-                write!(
-                    f,
-                    "{a} and {b} share no symbol (they must share exactly one)"
-                )
+                write!(f, "{a} and {b} share no symbol (they must share exactly one)")
             }
             DeckProblem::PairShares { a, b, shared } => write!(
                 f,
@@ -266,12 +247,10 @@ impl Deck {
                         card: label.clone(),
                         name: name.clone(),
                     }),
-                    Some(&s) if symbols.contains(&s) => {
-                        problems.push(DeckProblem::RepeatedSymbolOnCard {
-                            card: label.clone(),
-                            name: name.clone(),
-                        })
-                    }
+                    Some(&s) if symbols.contains(&s) => problems.push(DeckProblem::RepeatedSymbolOnCard {
+                        card: label.clone(),
+                        name: name.clone(),
+                    }),
                     Some(&s) => symbols.push(s),
                 }
             }
@@ -381,11 +360,7 @@ impl Deck {
             return None;
         }
         let shared = shared_symbols(self.card(a)?, self.card(b)?);
-        if shared.len() == 1 {
-            Some(shared[0])
-        } else {
-            None
-        }
+        if shared.len() == 1 { Some(shared[0]) } else { None }
     }
 
     /// The deck as `deck.json` text.
@@ -471,16 +446,11 @@ mod tests {
         };
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert!(
-            text.contains(
-                &"card 5 and card 7 \"Seven\" share 2 symbols (e, g); they must share exactly one"
-                    .into()
-            ),
+            text.contains(&"card 5 and card 7 \"Seven\" share 2 symbols (e, g); they must share exactly one".into()),
             "{text:?}"
         );
         assert!(
-            text.contains(
-                &"card 4 and card 7 \"Seven\" share no symbol (they must share exactly one)".into()
-            ),
+            text.contains(&"card 4 and card 7 \"Seven\" share no symbol (they must share exactly one)".into()),
             "{text:?}"
         );
     }

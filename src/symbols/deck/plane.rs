@@ -53,11 +53,7 @@ pub fn projective_plane(order: usize) -> Result<Deck, PlaneError> {
         })
         .collect();
     let symbols = (1..=points.len()).map(|i| format!("S{i}")).collect();
-    Ok(Deck::new(
-        format!("projective plane of order {order}"),
-        symbols,
-        cards,
-    ))
+    Ok(Deck::new(format!("projective plane of order {order}"), symbols, cards))
 }
 
 /// The first `keep` cards of a deck: any subset of a valid deck is still valid. The commercial

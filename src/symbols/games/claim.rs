@@ -97,12 +97,7 @@ pub struct Referee<'d> {
 }
 
 impl<'d> Referee<'d> {
-    pub fn new(
-        deck: &'d Deck,
-        players: Vec<String>,
-        game: Box<dyn MiniGame>,
-        options: RefereeOptions,
-    ) -> Referee<'d> {
+    pub fn new(deck: &'d Deck, players: Vec<String>, game: Box<dyn MiniGame>, options: RefereeOptions) -> Referee<'d> {
         let wrong_calls = vec![0; players.len()];
         Referee {
             deck,
@@ -140,22 +135,13 @@ impl<'d> Referee<'d> {
             return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), message);
         };
         if self.game.is_over() {
-            return self.verdict(
-                claim,
-                Outcome::NotAllowed,
-                None,
-                Vec::new(),
-                "the game is over".into(),
-            );
+            return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), "the game is over".into());
         }
         if let Some(won) = self
             .last_win_ms
             .filter(|&t| claim.time_ms < t + self.options.too_late_window_ms)
         {
-            let message = format!(
-                "too late: this exchange was already won at {}",
-                seconds(won)
-            );
+            let message = format!("too late: this exchange was already won at {}", seconds(won));
             return self.verdict(claim, Outcome::TooLate, None, Vec::new(), message);
         }
         let symbol = match self.matcher.resolve(&claim.called) {
@@ -173,45 +159,23 @@ impl<'d> Referee<'d> {
         if let Some(target) = &claim.target {
             let Some(target_seat) = self.seat(target) else {
                 let message = format!("{target} is not playing");
-                return self.verdict(
-                    claim,
-                    Outcome::NotAllowed,
-                    Some(symbol),
-                    Vec::new(),
-                    message,
-                );
+                return self.verdict(claim, Outcome::NotAllowed, Some(symbol), Vec::new(), message);
             };
             open.retain(|c| c.target == Some(target_seat));
         }
         if open.is_empty() {
             let message = format!("{} has no card to compare now", claim.player);
-            return self.verdict(
-                claim,
-                Outcome::NotAllowed,
-                Some(symbol),
-                Vec::new(),
-                message,
-            );
+            return self.verdict(claim, Outcome::NotAllowed, Some(symbol), Vec::new(), message);
         }
         self.judge(claim, seat, symbol, open)
     }
 
-    fn judge(
-        &mut self,
-        claim: Claim,
-        seat: Seat,
-        symbol: SymbolId,
-        open: Vec<Comparison>,
-    ) -> Verdict {
+    fn judge(&mut self, claim: Claim, seat: Seat, symbol: SymbolId, open: Vec<Comparison>) -> Verdict {
         let compared: Vec<(Comparison, SymbolId)> = open
             .into_iter()
             .filter_map(|c| Some((c.clone(), self.deck.shared_symbol(c.left.1, c.right.1)?)))
             .collect();
-        let hits: Vec<&Comparison> = compared
-            .iter()
-            .filter(|(_, s)| *s == symbol)
-            .map(|(c, _)| c)
-            .collect();
+        let hits: Vec<&Comparison> = compared.iter().filter(|(_, s)| *s == symbol).map(|(c, _)| c).collect();
         let name = self.deck.symbol_name(symbol).to_string();
         match hits[..] {
             [hit] => {
@@ -226,13 +190,7 @@ impl<'d> Referee<'d> {
                 self.wrong_calls[seat] += 1;
                 let real: Vec<String> = compared
                     .iter()
-                    .map(|(c, s)| {
-                        format!(
-                            "{} share {}",
-                            self.describe_pair(c),
-                            self.deck.symbol_name(*s)
-                        )
-                    })
+                    .map(|(c, s)| format!("{} share {}", self.describe_pair(c), self.deck.symbol_name(*s)))
                     .collect();
                 let message = format!("wrong: {}, not {name}", real.join("; "));
                 self.verdict(claim, Outcome::Wrong, Some(symbol), compared, message)
@@ -243,10 +201,7 @@ impl<'d> Referee<'d> {
                     .filter_map(|c| c.target)
                     .map(|s| self.players[s].clone())
                     .collect();
-                let message = format!(
-                    "ambiguous: {name} is on {}'s cards; say whose",
-                    whose.join(" and ")
-                );
+                let message = format!("ambiguous: {name} is on {}'s cards; say whose", whose.join(" and "));
                 self.verdict(claim, Outcome::Ambiguous, Some(symbol), compared, message)
             }
         }
@@ -270,18 +225,12 @@ impl<'d> Referee<'d> {
     }
 
     fn seat(&self, name: &str) -> Option<Seat> {
-        self.players
-            .iter()
-            .position(|p| p.eq_ignore_ascii_case(name))
+        self.players.iter().position(|p| p.eq_ignore_ascii_case(name))
     }
 
     /// "Alice's card 3 and the draw pile's card 9".
     pub fn describe_pair(&self, c: &Comparison) -> String {
-        format!(
-            "{} and {}",
-            self.describe_place(c.left),
-            self.describe_place(c.right)
-        )
+        format!("{} and {}", self.describe_place(c.left), self.describe_place(c.right))
     }
 
     fn describe_place(&self, (place, card): (Place, u32)) -> String {
@@ -295,9 +244,7 @@ impl<'d> Referee<'d> {
     /// Places from first to last; players with equal scores share a place. Wrong calls count
     /// `wrong_call_penalty` cards each against the caller.
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
-        let scores: Vec<i64> = (0..self.players.len())
-            .map(|s| self.final_score(s))
-            .collect();
+        let scores: Vec<i64> = (0..self.players.len()).map(|s| self.final_score(s)).collect();
         let mut seats: Vec<Seat> = (0..self.players.len()).collect();
         seats.sort_by_key(|&s| std::cmp::Reverse(scores[s]));
         let mut places: Vec<Vec<Seat>> = Vec::new();

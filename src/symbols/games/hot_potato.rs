@@ -24,22 +24,14 @@ impl HotPotato {
         if deal.rounds.is_empty() {
             return Err(shape("Hot Potato needs at least one round"));
         }
-        if let Some(bad) = deal
-            .rounds
-            .iter()
-            .position(|r| r.len() < 2 || r.len() > seats)
-        {
+        if let Some(bad) = deal.rounds.iter().position(|r| r.len() < 2 || r.len() > seats) {
             return Err(shape(format!(
                 "Hot Potato round {} deals {} cards; a round deals one card to each of 2 to {seats} players",
                 bad + 1,
                 deal.rounds[bad].len()
             )));
         }
-        no_part(
-            "Hot Potato",
-            !deal.piles.is_empty(),
-            "piles (deal rounds instead)",
-        )?;
+        no_part("Hot Potato", !deal.piles.is_empty(), "piles (deal rounds instead)")?;
         no_part("Hot Potato", !deal.draw.is_empty(), "draw pile")?;
         no_part("Hot Potato", deal.centre.is_some(), "centre card")?;
         let mut game = HotPotato {
@@ -138,12 +130,7 @@ impl MiniGame for HotPotato {
     }
 
     fn cards_in_play(&self) -> usize {
-        let held: usize = self
-            .stacks
-            .iter()
-            .chain(&self.collected)
-            .map(Vec::len)
-            .sum();
+        let held: usize = self.stacks.iter().chain(&self.collected).map(Vec::len).sum();
         held + self.rounds.iter().map(Vec::len).sum::<usize>()
     }
 

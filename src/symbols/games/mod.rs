@@ -167,9 +167,7 @@ pub fn start(
     }
     Ok(match kind {
         GameKind::Tower => Box::new(tower::Tower::new(seats, deal)?),
-        GameKind::Well => Box::new(
-            well::Well::new(seats, deal)?.with_play_for_places(options.well_play_for_places),
-        ),
+        GameKind::Well => Box::new(well::Well::new(seats, deal)?.with_play_for_places(options.well_play_for_places)),
         GameKind::HotPotato => Box::new(hot_potato::HotPotato::new(seats, deal)?),
         GameKind::PoisonedGift => Box::new(poisoned_gift::PoisonedGift::new(seats, deal)?),
     })

@@ -2,9 +2,7 @@
 //! compares the draw pile's top card with another player's top card; the claimer puts the drawn
 //! card on that player's pile. Ends when the draw pile is empty; fewest cards wins.
 
-use super::{
-    Comparison, Deal, DealError, MiniGame, Place, Seat, bottom_first, no_part, one_card_each, shape,
-};
+use super::{Comparison, Deal, DealError, MiniGame, Place, Seat, bottom_first, no_part, one_card_each, shape};
 use crate::symbols::deck::CardId;
 
 #[derive(Clone, Debug)]

@@ -82,13 +82,7 @@ impl Match {
     /// The match table: one row per mini-game with its winner and each player's cards, then the
     /// wins per player and the overall winner.
     pub fn table(&self) -> String {
-        let width = self
-            .players
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(0)
-            .max(5);
+        let width = self.players.iter().map(String::len).max().unwrap_or(0).max(5);
         let mut out = format!("{:<4}{:<20}{:<22}", "#", "game", "winner");
         for p in &self.players {
             out.push_str(&format!("{p:>width$} "));

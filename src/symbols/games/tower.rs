@@ -2,9 +2,7 @@
 //! claimer's top card with the draw pile's top card; the claimer takes that card onto their
 //! pile. Ends when the draw pile is empty; most cards collected wins.
 
-use super::{
-    Comparison, Deal, DealError, MiniGame, Place, Seat, bottom_first, no_part, one_card_each, shape,
-};
+use super::{Comparison, Deal, DealError, MiniGame, Place, Seat, bottom_first, no_part, one_card_each, shape};
 use crate::symbols::deck::CardId;
 
 #[derive(Clone, Debug)]
@@ -38,10 +36,7 @@ impl MiniGame for Tower {
     }
 
     fn comparisons(&self, claimer: Seat) -> Vec<Comparison> {
-        match (
-            self.piles.get(claimer).and_then(|p| p.last()),
-            self.draw.last(),
-        ) {
+        match (self.piles.get(claimer).and_then(|p| p.last()), self.draw.last()) {
             (Some(&mine), Some(&drawn)) => {
                 vec![Comparison {
                     left: (Place::Player(claimer), mine),

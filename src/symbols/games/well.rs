@@ -19,22 +19,16 @@ const FINISHED: i64 = 1_000_000;
 
 impl Well {
     pub fn new(seats: usize, deal: Deal) -> Result<Well, DealError> {
-        let centre = deal
-            .centre
-            .ok_or_else(|| shape("The Well needs a centre card"))?;
+        let centre = deal.centre.ok_or_else(|| shape("The Well needs a centre card"))?;
         if deal.piles.len() != seats || deal.piles.iter().any(Vec::is_empty) {
-            return Err(shape(format!(
-                "The Well deals a pile to each of the {seats} players"
-            )));
+            return Err(shape(format!("The Well deals a pile to each of the {seats} players")));
         }
         let (least, most) = (
             deal.piles.iter().map(Vec::len).min(),
             deal.piles.iter().map(Vec::len).max(),
         );
         if most.unwrap_or(0) - least.unwrap_or(0) > 1 {
-            return Err(shape(
-                "The Well deals evenly: piles may differ by one card at most",
-            ));
+            return Err(shape("The Well deals evenly: piles may differ by one card at most"));
         }
         no_part("The Well", !deal.draw.is_empty(), "draw pile")?;
         no_part("The Well", !deal.rounds.is_empty(), "rounds")?;
@@ -69,10 +63,7 @@ impl MiniGame for Well {
     }
 
     fn comparisons(&self, claimer: Seat) -> Vec<Comparison> {
-        let (Some(&mine), Some(&centre)) = (
-            self.piles.get(claimer).and_then(|p| p.last()),
-            self.centre.last(),
-        ) else {
+        let (Some(&mine), Some(&centre)) = (self.piles.get(claimer).and_then(|p| p.last()), self.centre.last()) else {
             return Vec::new();
         };
         if self.is_over() {

@@ -80,9 +80,7 @@ fn fits(c: &Circle, others: &[(usize, Circle)], skip: Option<usize>) -> bool {
             .iter()
             .enumerate()
             .filter(|(k, _)| Some(*k) != skip)
-            .all(|(_, (_, o))| {
-                ((c.x - o.x).powi(2) + (c.y - o.y).powi(2)).sqrt() >= c.r + o.r + GAP
-            })
+            .all(|(_, (_, o))| ((c.x - o.x).powi(2) + (c.y - o.y).powi(2)).sqrt() >= c.r + o.r + GAP)
 }
 
 /// Tries random spots; shrinks the symbol when it finds none, so placement always ends.
@@ -90,10 +88,7 @@ fn place(rng: &mut SplitMix, mut r: f32, placed: &[(usize, Circle)]) -> Circle {
     loop {
         for _ in 0..400 {
             let reach = (INNER - r).max(0.0);
-            let (angle, dist) = (
-                rng.unit() * std::f32::consts::TAU,
-                reach * rng.unit().sqrt(),
-            );
+            let (angle, dist) = (rng.unit() * std::f32::consts::TAU, reach * rng.unit().sqrt());
             let c = Circle {
                 x: dist * angle.cos(),
                 y: dist * angle.sin(),
@@ -213,11 +208,7 @@ mod tests {
             assert_eq!(slots.len(), 8);
             for (i, a) in slots.iter().enumerate() {
                 assert!((a.x * a.x + a.y * a.y).sqrt() + a.diameter / 2.0 <= INNER + 1e-4);
-                assert!(
-                    a.diameter > 0.2,
-                    "card {card}: symbol {i} is tiny ({})",
-                    a.diameter
-                );
+                assert!(a.diameter > 0.2, "card {card}: symbol {i} is tiny ({})", a.diameter);
                 for b in &slots[i + 1..] {
                     let d = ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
                     assert!(

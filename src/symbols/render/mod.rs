@@ -79,12 +79,7 @@ const PICTURE_BOX: f32 = 128.0;
 /// The SVG elements of one card whose top-left corner is at (0, 0), `diameter` user units wide:
 /// white disc, thin cut circle, symbols. `ids` makes gradient ids unique when a document holds
 /// several cards. Returns the elements and the symbols' placements in the same units.
-pub fn card_svg(
-    deck: &PictureDeck,
-    card: &Card,
-    diameter: f32,
-    ids: &str,
-) -> (String, Vec<SymbolPlacement>) {
+pub fn card_svg(deck: &PictureDeck, card: &Card, diameter: f32, ids: &str) -> (String, Vec<SymbolPlacement>) {
     let r = diameter / 2.0;
     let mut svg = String::new();
     let _ = write!(
@@ -157,12 +152,7 @@ pub(crate) fn parse_svg(svg: &str) -> Result<usvg::Tree, RenderError> {
     options
         .fontdb_mut()
         .load_font_data(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
-    if let Some(family) = options
-        .fontdb
-        .faces()
-        .next()
-        .and_then(|f| f.families.first())
-    {
+    if let Some(family) = options.fontdb.faces().next().and_then(|f| f.families.first()) {
         options.font_family = family.0.clone();
     }
     usvg::Tree::from_str(svg, &options).map_err(|e| RenderError::Svg(e.to_string()))
@@ -171,12 +161,8 @@ pub(crate) fn parse_svg(svg: &str) -> Result<usvg::Tree, RenderError> {
 /// Rasterises an SVG document to an RGBA image of the given size.
 pub(crate) fn rasterise(svg: &str, width: u32, height: u32) -> Result<RgbaImage, RenderError> {
     let tree = parse_svg(svg)?;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(width, height).ok_or(RenderError::BadSize(width, height))?;
-    let scale = (
-        width as f32 / tree.size().width(),
-        height as f32 / tree.size().height(),
-    );
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(RenderError::BadSize(width, height))?;
+    let scale = (width as f32 / tree.size().width(), height as f32 / tree.size().height());
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(scale.0, scale.1),
@@ -197,10 +183,7 @@ pub fn render_card(
     card_id: CardId,
     diameter_px: u32,
 ) -> Result<(RgbaImage, Vec<SymbolPlacement>), RenderError> {
-    let card = deck
-        .deck
-        .card(card_id)
-        .ok_or(RenderError::UnknownCard(card_id))?;
+    let card = deck.deck.card(card_id).ok_or(RenderError::UnknownCard(card_id))?;
     if diameter_px == 0 || diameter_px > 8192 {
         return Err(RenderError::BadSize(diameter_px, diameter_px));
     }
@@ -237,11 +220,7 @@ mod tests {
         assert_eq!(image.dimensions(), (300, 300));
         let names: Vec<&str> = placements.iter().map(|p| p.name.as_str()).collect();
         let card = deck.deck.card(1).unwrap();
-        let expected: Vec<&str> = card
-            .symbols
-            .iter()
-            .map(|&s| deck.deck.symbol_name(s))
-            .collect();
+        let expected: Vec<&str> = card.symbols.iter().map(|&s| deck.deck.symbol_name(s)).collect();
         assert_eq!(names, expected);
         // Corners are off the card (transparent); the centre of the card is painted.
         assert_eq!(image.get_pixel(2, 2)[3], 0);

@@ -69,15 +69,7 @@ pub fn print_pages(deck: &PictureDeck, paper: Paper) -> Vec<PrintedPage> {
     let mut pages: Vec<PrintedPage> = cards
         .chunks(per_page)
         .enumerate()
-        .map(|(i, chunk)| {
-            card_page(
-                deck,
-                paper,
-                chunk.iter().map(|c| c.id).collect(),
-                i + 1,
-                total_pages,
-            )
-        })
+        .map(|(i, chunk)| card_page(deck, paper, chunk.iter().map(|c| c.id).collect(), i + 1, total_pages))
         .collect();
     pages.push(legend_page(deck, paper));
     pages
@@ -108,13 +100,7 @@ fn page_open(paper: Paper) -> String {
     )
 }
 
-fn card_page(
-    deck: &PictureDeck,
-    paper: Paper,
-    ids: Vec<CardId>,
-    page: usize,
-    pages: usize,
-) -> PrintedPage {
+fn card_page(deck: &PictureDeck, paper: Paper, ids: Vec<CardId>, page: usize, pages: usize) -> PrintedPage {
     let (w, h) = paper.size_mm();
     let mut svg = page_open(paper);
     let mut cards = Vec::new();
@@ -172,16 +158,10 @@ fn legend_page(deck: &PictureDeck, paper: Paper) -> PrintedPage {
     let (col_w, row_h) = ((w - 24.0) / columns as f32, (h - 32.0) / rows as f32);
     let picture = (row_h * 0.82).min(13.0);
     for (i, &symbol) in order.iter().enumerate() {
-        let (x, y) = (
-            12.0 + col_w * (i / rows) as f32,
-            24.0 + row_h * (i % rows) as f32,
-        );
+        let (x, y) = (12.0 + col_w * (i / rows) as f32, 24.0 + row_h * (i % rows) as f32);
         let scale = picture / 128.0;
         let body = unique_ids(svg_body(deck.picture(symbol)), &format!("l{i}"));
-        let _ = write!(
-            svg,
-            r#"<g transform="translate({x} {y}) scale({scale})">{body}</g>"#
-        );
+        let _ = write!(svg, r#"<g transform="translate({x} {y}) scale({scale})">{body}</g>"#);
         let text_x = x + picture + 2.5;
         let _ = write!(
             svg,
@@ -208,9 +188,7 @@ fn legend_page(deck: &PictureDeck, paper: Paper) -> PrintedPage {
 }
 
 fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Converts each page's SVG to a PDF page.
@@ -229,8 +207,7 @@ fn write_pdf(pages: &[PrintedPage], paper: Paper) -> Result<Vec<u8>, RenderError
     };
     for page in pages {
         let tree = parse_svg(&page.svg)?;
-        let (chunk, root) =
-            svg2pdf::to_chunk(&tree, options).map_err(|e| RenderError::Pdf(e.to_string()))?;
+        let (chunk, root) = svg2pdf::to_chunk(&tree, options).map_err(|e| RenderError::Pdf(e.to_string()))?;
         let mut map = HashMap::new();
         let chunk = chunk.renumber(|old| *map.entry(old).or_insert_with(|| alloc.bump()));
         let svg_id = map[&root];
@@ -243,9 +220,7 @@ fn write_pdf(pages: &[PrintedPage], paper: Paper) -> Result<Vec<u8>, RenderError
         pdf_page.finish();
         // The converted SVG is a 1 x 1 pt form: stretch it over the page.
         let mut content = Content::new();
-        content
-            .transform([w_pt, 0.0, 0.0, h_pt, 0.0, 0.0])
-            .x_object(Name(b"P"));
+        content.transform([w_pt, 0.0, 0.0, h_pt, 0.0, 0.0]).x_object(Name(b"P"));
         pdf.stream(content_id, &content.finish());
         pdf.extend(&chunk);
         page_ids.push(page_id);
@@ -268,10 +243,7 @@ mod tests {
             let centres = slot_centres(paper);
             for (i, &(x, y)) in centres.iter().enumerate() {
                 let r = CARD_MM / 2.0;
-                assert!(
-                    x - r >= MIN_MARGIN_MM && x + r <= w - MIN_MARGIN_MM,
-                    "{paper:?}"
-                );
+                assert!(x - r >= MIN_MARGIN_MM && x + r <= w - MIN_MARGIN_MM, "{paper:?}");
                 assert!(
                     y - r >= MIN_MARGIN_MM - 0.01 && y + r <= h - MIN_MARGIN_MM + 0.01,
                     "{paper:?} {y}"
@@ -289,10 +261,7 @@ mod tests {
         let pages = print_pages(&deck, Paper::Letter);
         assert_eq!(pages.len(), 11);
         assert!(pages.last().unwrap().is_legend);
-        let printed: Vec<CardId> = pages
-            .iter()
-            .flat_map(|p| p.cards.iter().map(|c| c.card))
-            .collect();
+        let printed: Vec<CardId> = pages.iter().flat_map(|p| p.cards.iter().map(|c| c.card)).collect();
         assert_eq!(printed, (1..=57).collect::<Vec<_>>());
     }
 }

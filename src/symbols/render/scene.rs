@@ -38,10 +38,7 @@ pub struct CardTruth {
 }
 
 /// Draws a scene and returns it with the ground truth of every card.
-pub fn render_scene(
-    deck: &PictureDeck,
-    scene: &Scene,
-) -> Result<(RgbaImage, Vec<CardTruth>), RenderError> {
+pub fn render_scene(deck: &PictureDeck, scene: &Scene) -> Result<(RgbaImage, Vec<CardTruth>), RenderError> {
     if scene.width == 0 || scene.height == 0 || scene.width > 8192 || scene.height > 8192 {
         return Err(RenderError::BadSize(scene.width, scene.height));
     }
@@ -91,10 +88,7 @@ fn to_scene(mut s: SymbolPlacement, placed: &SceneCard) -> SymbolPlacement {
     let half = placed.diameter / 2.0;
     let (x, y) = (s.center.0 - half, s.center.1 - half);
     let (sin, cos) = placed.rotation_deg.to_radians().sin_cos();
-    s.center = (
-        placed.center.0 + x * cos - y * sin,
-        placed.center.1 + x * sin + y * cos,
-    );
+    s.center = (placed.center.0 + x * cos - y * sin, placed.center.1 + x * sin + y * cos);
     s.rotation_deg = normalise_degrees(s.rotation_deg + placed.rotation_deg);
     s
 }
@@ -115,8 +109,7 @@ mod tests {
         for dy in -r..=r {
             for dx in -r..=r {
                 if ((dx * dx + dy * dy) as f32) <= radius * radius {
-                    let p = image
-                        .get_pixel((center.0 as i32 + dx) as u32, (center.1 as i32 + dy) as u32);
+                    let p = image.get_pixel((center.0 as i32 + dx) as u32, (center.1 as i32 + dy) as u32);
                     (0..3).for_each(|c| sum[c] += p[c] as f32);
                     n += 1.0;
                 }
@@ -154,11 +147,7 @@ mod tests {
         }
         // A wrong centre would not match: the card's first symbol is not where its second is.
         let first = disc_mean(&alone, upright[0].center, upright[0].size / 4.0);
-        let elsewhere = disc_mean(
-            &image,
-            truth[0].symbols[1].center,
-            truth[0].symbols[0].size / 4.0,
-        );
+        let elsewhere = disc_mean(&image, truth[0].symbols[1].center, truth[0].symbols[0].size / 4.0);
         assert!((0..3).map(|c| (first[c] - elsewhere[c]).abs()).sum::<f32>() > 20.0);
         // The table shows around the card.
         assert_eq!(image.get_pixel(5, 5).0, [30, 90, 50, 255]);
