@@ -148,3 +148,20 @@ fn penalty_option_is_applied() {
     assert_eq!(winners(0), vec![vec![0, 1]]);
     assert_eq!(winners(1), vec![vec![1], vec![0]]);
 }
+
+#[test]
+fn huge_options_do_not_overflow() {
+    let deck = cipher_deck();
+    let wrong = if deck.shared_symbol(1, 3) == deck.symbol_id("Cloud") {
+        "Key"
+    } else {
+        "Cloud"
+    };
+    let record = format!(
+        "deck cipher\nplayers Ann Ben\noption penalty 4294967295\noption window 18446744073709551615\n\
+         game tower\npile Ann 1\npile Ben 2\ndraw 3\nclaim 0.5 Ann {wrong}\nclaim 0.6 Ann {wrong}\nclaim 1 Ben {}\n",
+        deck.symbol_name(deck.shared_symbol(2, 3).unwrap())
+    );
+    let played = replay(&record, Path::new(".")).outcome.unwrap();
+    assert_eq!(played.results[0].places, vec![vec![1], vec![0]]);
+}
