@@ -7,4 +7,5 @@ pub mod capture;
 pub mod cards;
 pub mod cli;
 pub mod render;
+pub mod symbols;
 pub mod ui;

@@ -1,6 +1,8 @@
 //! The command line: everything the window can do, headless. `main.rs` only parses and dispatches.
 
 mod capture;
+mod deck;
+mod minigame;
 mod render;
 
 use std::process::ExitCode;
@@ -80,6 +82,16 @@ pub enum Command {
     /// Draw synthetic table scenes with ground truth.
     #[command(subcommand)]
     Render(render::RenderCommand),
+    /// Symbol decks: check a deck file, find the symbol two cards share, print the Cipher deck.
+    Deck {
+        #[command(subcommand)]
+        command: deck::DeckCommand,
+    },
+    /// Spot-the-symbol mini-games: replay a match record.
+    Minigame {
+        #[command(subcommand)]
+        command: minigame::MinigameCommand,
+    },
 }
 
 /// Runs a parsed command line and says how the process should exit.
@@ -90,6 +102,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
         Command::Render(command) => render::run(command),
+        Command::Deck { command } => deck::run(command),
+        Command::Minigame { command } => minigame::run(command),
     }
 }
 
