@@ -35,7 +35,8 @@ struct Table {
     front: [Vec<Entity>; 2],
 }
 
-/// A finished script: the table before each move and who made it.
+/// A finished script: the table after each move and who made that move (the first entry is the
+/// table before the deal).
 struct Script {
     steps: Vec<(Table, usize)>,
 }
@@ -73,8 +74,9 @@ impl DemoTable {
         let t = t.rem_euclid(self.loop_secs());
         let step = ((t / MOVE_SECS) as usize).min(self.script.steps.len() - 2);
         let progress = ((t - step as f64 * MOVE_SECS) / TRAVEL_SECS).min(1.0);
-        let (before, player) = &self.script.steps[step];
-        let after = &self.script.steps[step + 1].0;
+        let before = &self.script.steps[step].0;
+        // Each step records the table after a move and who made that move.
+        let (after, player) = &self.script.steps[step + 1];
         let (cards, moving) = interpolate(&lay_out(before), &lay_out(after), ease(progress));
         let hand = moving.filter(|_| progress < 1.0).map(|c| hand_for(&c, *player));
         Scene {
