@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod omphala;
+
 /// Exit code for bad input: a missing file, a malformed record, a camera that does not exist.
 pub const EXIT_BAD_INPUT: u8 = 2;
 
@@ -15,11 +17,18 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Omphala: judge game records, list legal moves, simulate random games.
+    Omphala {
+        #[command(subcommand)]
+        command: omphala::OmphalaCommand,
+    },
+}
 
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         None => ExitCode::SUCCESS,
+        Some(Command::Omphala { command }) => omphala::run(command),
     }
 }
