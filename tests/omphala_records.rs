@@ -318,3 +318,22 @@ fn simulate_reports_length_tie_breaks_and_speed() {
     ]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn the_notation_doc_example_is_a_legal_game_with_the_standings_it_shows() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/omphala-notation.md"),
+    )
+    .unwrap();
+    let example = doc.split("## Example").nth(1).expect("an Example section");
+    let blocks: Vec<&str> = example.split("```").collect();
+    let game = blocks[1].trim_start_matches('\n');
+    let shown = blocks[3].trim_start_matches("text").trim();
+    let record = parse(game).expect("the example parses");
+    assert_eq!(record.to_string(), game, "the example is in canonical form");
+    let judged = replay(&record);
+    assert!(judged.illegal.is_none(), "{:?}", judged.illegal);
+    let standings = judged.state.standings().expect("finished");
+    let lines = card_referee::rules::omphala::replay::standings_lines(&judged.state, standings);
+    assert_eq!(lines.join("\n"), shown);
+}

@@ -228,3 +228,84 @@ impl TieBreakState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::omphala::score::{leaders, scores};
+
+    fn player(name: &str, front: &[Option<&str>]) -> Player {
+        let front = front
+            .iter()
+            .map(|c| Entity {
+                card: c.map(|c| c.parse().unwrap()),
+                modifier: None,
+            })
+            .collect();
+        Player {
+            name: name.into(),
+            front,
+            back: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_battle_walks_one_reveal_at_a_time() {
+        let options = RuleOptions::default();
+        let players = [
+            player("A", &[None, Some("9H")]),
+            player("B", &[Some("3C"), Some("9C")]),
+        ];
+        let scores = scores(&players);
+        let tied = leaders(&scores);
+        let mut tie = TieBreakState::new(&options, scores, &tied, &players);
+        assert_eq!(tie.mode, TieBreakMode::Battle);
+        assert_eq!(
+            tie.step(&options),
+            TieBreakStep::NeedReveal {
+                player: 0,
+                position: 0
+            }
+        );
+        assert!(
+            !tie.reveal(1, 0, "KH".parse().unwrap()),
+            "only the awaited entity may be revealed"
+        );
+        assert!(tie.reveal(0, 0, "KH".parse().unwrap()));
+        let TieBreakStep::Resolved(first) = tie.step(&options) else {
+            panic!("position 1 resolves")
+        };
+        assert_eq!(first.destroyed, [1]);
+        let TieBreakStep::Resolved(second) = tie.step(&options) else {
+            panic!("position 2 resolves")
+        };
+        assert!(second.destroyed.is_empty(), "equal powers both survive");
+        let TieBreakStep::Done(standings) = tie.step(&options) else {
+            panic!("done")
+        };
+        assert_eq!(
+            (standings.winners, standings.decided_by),
+            (vec![0], Decider::Battle)
+        );
+        assert_eq!(standings.tie_break.unwrap().survivors, [(0, 2), (1, 1)]);
+    }
+
+    #[test]
+    fn unequal_entity_counts_go_straight_to_total_power() {
+        let options = RuleOptions::default();
+        let mut a = player("A", &[Some("2C")]);
+        a.front[0].modifier = Some("KD".parse().unwrap());
+        let b = player("B", &[Some("3C"), Some("4C")]);
+        let players = [a, b];
+        let mut tie = TieBreakState::new(&options, scores(&players), &[0, 1], &players);
+        assert_eq!(tie.mode, TieBreakMode::TotalPower);
+        let TieBreakStep::Done(standings) = tie.step(&options) else {
+            panic!("all known")
+        };
+        assert_eq!(
+            (standings.winners, standings.decided_by),
+            (vec![0], Decider::TotalPower)
+        );
+        assert_eq!(standings.tie_break.unwrap().totals, [(0, 15), (1, 7)]);
+    }
+}

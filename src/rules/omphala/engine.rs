@@ -946,3 +946,224 @@ fn run_tie_break(state: &mut GameState, events: &mut Vec<Event>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::omphala::input::SeatDeal;
+    use crate::rules::omphala::options::RuleOptions;
+
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    fn cards(codes: &str) -> Vec<Card> {
+        codes.split_whitespace().map(card).collect()
+    }
+
+    /// Alice (first) and Bob, dealt face-down Front Rows and the given Back Rows.
+    fn dealt(alice: &str, bob: &str) -> GameState {
+        let seat = |name: &str, back: &str| SeatDeal {
+            name: name.into(),
+            front: vec![None, None],
+            back: cards(back),
+        };
+        let deal = Deal {
+            seats: vec![seat("Alice", alice), seat("Bob", bob)],
+            first: 0,
+        };
+        let mut state = GameState::new(RuleOptions::default());
+        apply(&mut state, Input::Observe(Observation::Deal(deal))).unwrap();
+        state
+    }
+
+    fn act(state: &mut GameState, player: Seat, action: Action) -> Result<Vec<Event>, Illegal> {
+        apply(state, Input::Act { player, action })
+    }
+
+    /// An end-game position: empty deck, Alice holding `alice_back`, Bob's single Front Row
+    /// entity `bob_front`, nothing else anyone could use.
+    fn end_position(alice_back: &str, bob_front: Entity) -> GameState {
+        let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
+        state.deck = 0;
+        state.players[0].back = cards(alice_back).into_iter().map(Entity::known).collect();
+        state.players[0].front = vec![Entity {
+            card: Some(card("KC")),
+            modifier: Some(card("9D")),
+        }];
+        state.players[1].back.clear();
+        state.players[1].front = vec![bob_front];
+        state
+    }
+
+    #[test]
+    fn the_game_ends_when_nobody_has_a_possible_move() {
+        let mut state = end_position("QS", Entity::known(card("KH")));
+        assert_eq!(
+            legal_actions(&state),
+            [Action::EndTurn],
+            "Q♠ (12) cannot attack the known K♥ (13)"
+        );
+        let events = act(&mut state, 0, Action::EndTurn).unwrap();
+        assert!(events.contains(&Event::DrawSkipped { player: 0 }));
+        assert!(events.contains(&Event::GameOver {
+            by_agreement: false
+        }));
+        let standings = state.standings().expect("over");
+        assert_eq!(
+            (standings.winners.as_slice(), standings.decided_by),
+            (&[0][..], Decider::FrontRowCount)
+        );
+        assert!(
+            act(&mut state, 1, Action::EndTurn)
+                .unwrap_err()
+                .message
+                .contains("over")
+        );
+    }
+
+    #[test]
+    fn an_attack_on_an_unseen_card_keeps_the_game_going() {
+        let mut state = end_position("QS", Entity::unknown());
+        let events = act(&mut state, 0, Action::EndTurn).unwrap();
+        assert!(
+            events.contains(&Event::TurnBegan {
+                player: 1,
+                number: 2
+            }),
+            "{events:?}"
+        );
+        assert_eq!(state.phase, Phase::Playing);
+    }
+
+    #[test]
+    fn a_red_reset_does_not_count_as_a_possible_move() {
+        let mut state = end_position("2D 3D 4D 5D 6D 7D 8D", Entity::known(card("KH")));
+        assert_eq!(legal_actions(&state), [Action::RedReset, Action::EndTurn]);
+        act(&mut state, 0, Action::EndTurn).unwrap();
+        assert!(state.is_over());
+    }
+
+    #[test]
+    fn an_attack_on_a_face_down_card_waits_for_the_reveal() {
+        let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
+        let attack = Action::Attack {
+            with: card("9C"),
+            defender: 1,
+            position: 1,
+        };
+        let events = act(&mut state, 0, attack).unwrap();
+        assert_eq!(
+            events,
+            [Event::RevealNeeded {
+                player: 1,
+                position: 1
+            }]
+        );
+        assert_eq!(
+            awaited(&state),
+            Some(Awaited::Reveal {
+                player: 1,
+                position: 1
+            })
+        );
+        assert!(legal_actions(&state).is_empty());
+        let refused = act(&mut state, 0, Action::EndTurn).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "The referee is waiting for Bob's Front Row entity 2 to be turned face up before any action."
+        );
+        let reveal = Observation::Revealed {
+            player: 1,
+            position: 1,
+            card: card("2H"),
+        };
+        apply(&mut state, Input::Observe(reveal)).unwrap();
+        assert_eq!(
+            state.players[0].front.last(),
+            Some(&Entity::known(card("9C"))),
+            "9♣ retired"
+        );
+        assert_eq!(state.players[1].front.len(), 1);
+        assert_eq!(state.discard, [card("2H")]);
+        assert_eq!(state.turn.actions_used, 1);
+    }
+
+    #[test]
+    fn a_discard_owed_allows_only_discards() {
+        let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
+        for drawn in ["AH", "AC"] {
+            act(&mut state, 0, Action::Draw).unwrap();
+            apply(
+                &mut state,
+                Input::Observe(Observation::Drawn {
+                    player: 0,
+                    card: card(drawn),
+                }),
+            )
+            .unwrap();
+        }
+        act(&mut state, 0, Action::EndTurn).unwrap();
+        apply(
+            &mut state,
+            Input::Observe(Observation::Drawn {
+                player: 0,
+                card: card("AD"),
+            }),
+        )
+        .unwrap();
+        let actions = legal_actions(&state);
+        assert_eq!(actions.len(), 8);
+        assert!(actions.iter().all(|a| matches!(a, Action::Discard(_))));
+        act(&mut state, 0, Action::Discard(card("QS"))).unwrap();
+        assert_eq!(state.players[0].back.len(), 7);
+        assert_eq!(awaited(&state), Some(Awaited::DrawnCard { player: 1 }));
+    }
+
+    #[test]
+    fn ending_by_agreement_drops_a_pending_reveal() {
+        let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
+        act(
+            &mut state,
+            0,
+            Action::Attack {
+                with: card("9C"),
+                defender: 1,
+                position: 0,
+            },
+        )
+        .unwrap();
+        let events = apply(&mut state, Input::EndByAgreement).unwrap();
+        assert_eq!(events[0], Event::GameOver { by_agreement: true });
+        assert!(state.ended_by_agreement);
+        // 2 against 2 cards, 2 entities each: the battle wants Alice's first card.
+        assert_eq!(
+            awaited(&state),
+            Some(Awaited::Reveal {
+                player: 0,
+                position: 0
+            })
+        );
+        assert_eq!(state.card_total(), 52);
+    }
+
+    #[test]
+    fn a_bad_deal_is_refused_with_a_reason() {
+        let mut state = GameState::new(RuleOptions::default());
+        let seat = |name: &str, back: &str| SeatDeal {
+            name: name.into(),
+            front: vec![None, None],
+            back: cards(back),
+        };
+        let deal = Deal {
+            seats: vec![seat("A", "2C 3C 4C 5C 6C"), seat("B", "2C 7C 8C 9C 10C")],
+            first: 0,
+        };
+        let refused = apply(&mut state, Input::Observe(Observation::Deal(deal))).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "2C is dealt twice: the deck has one of each card."
+        );
+        assert_eq!(state, GameState::new(RuleOptions::default()));
+    }
+}
