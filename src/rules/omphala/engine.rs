@@ -1148,6 +1148,29 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_deck_cannot_be_drawn_from_and_owed_draws_are_skipped() {
+        let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
+        state.deck = 0;
+        assert!(!legal_actions(&state).contains(&Action::Draw));
+        let refused = act(&mut state, 0, Action::Draw).unwrap_err();
+        assert_eq!(
+            refused.message,
+            "The deck is empty: there is nothing to draw."
+        );
+        let events = act(&mut state, 0, Action::EndTurn).unwrap();
+        assert!(
+            events.contains(&Event::DrawSkipped { player: 0 }),
+            "{events:?}"
+        );
+        // Bob's draw before his turn is skipped too, and he may act at once.
+        assert!(
+            events.contains(&Event::DrawSkipped { player: 1 }),
+            "{events:?}"
+        );
+        assert_eq!(actor(&state), Some(1));
+    }
+
+    #[test]
     fn a_bad_deal_is_refused_with_a_reason() {
         let mut state = GameState::new(RuleOptions::default());
         let seat = |name: &str, back: &str| SeatDeal {
