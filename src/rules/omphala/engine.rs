@@ -557,7 +557,9 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
             target,
         } => steal(state, player, with, victim, target, events),
         Action::Shield { diamond, position } => {
-            take_back(state, player, diamond);
+            if take_back(state, player, diamond).is_none() {
+                return;
+            }
             state.players[player].front[position].modifier = Some(diamond);
             events.push(Event::Shielded {
                 player,
@@ -566,7 +568,9 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
             });
         }
         Action::Enhance { heart, target } => {
-            take_back(state, player, heart);
+            if take_back(state, player, heart).is_none() {
+                return;
+            }
             let p = &mut state.players[player];
             if let Some(i) = p.back_index(target) {
                 p.back[i].modifier = Some(heart);
@@ -590,7 +594,9 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
             events.push(Event::TurnEnded { player });
         }
         Action::Discard(card) => {
-            let entity = take_back(state, player, card);
+            let Some(entity) = take_back(state, player, card) else {
+                return;
+            };
             state.discard.extend(entity.known_cards());
             state.pending = Pending::Nothing;
             events.push(Event::Discarded { player, entity });
@@ -598,13 +604,11 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
     }
 }
 
-/// Removes a Back Row entity (checked to be there) and returns it.
-fn take_back(state: &mut GameState, player: Seat, card: Card) -> Entity {
+/// Removes a Back Row entity and returns it. `check_action` has made sure it is there; `None`
+/// (nothing moves) rather than a panic if that were ever wrong.
+fn take_back(state: &mut GameState, player: Seat, card: Card) -> Option<Entity> {
     let p = &mut state.players[player];
-    match p.back_index(card) {
-        Some(i) => p.back.remove(i),
-        None => Entity::known(card),
-    }
+    p.back_index(card).map(|i| p.back.remove(i))
 }
 
 /// Turns a successful attacker or thief face down at the right end of its owner's Front Row.
@@ -676,8 +680,14 @@ fn steal(
     events: &mut Vec<Event>,
 ) {
     let options = state.options;
-    let spade = take_back(state, thief, with);
-    let stolen = take_back(state, victim, target);
+    let (Some(thief_index), Some(target_index)) = (
+        state.players[thief].back_index(with),
+        state.players[victim].back_index(target),
+    ) else {
+        return;
+    };
+    let spade = state.players[thief].back.remove(thief_index);
+    let stolen = state.players[victim].back.remove(target_index);
     events.push(Event::Stole {
         thief,
         with: spade,
