@@ -7,5 +7,6 @@ pub mod capture;
 pub mod cards;
 pub mod cli;
 pub mod render;
+pub mod rules;
 pub mod symbols;
 pub mod ui;

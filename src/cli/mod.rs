@@ -3,6 +3,7 @@
 mod capture;
 mod deck;
 mod minigame;
+mod omphala;
 mod render;
 
 use std::process::ExitCode;
@@ -82,6 +83,11 @@ pub enum Command {
     /// Draw synthetic table scenes with ground truth.
     #[command(subcommand)]
     Render(render::RenderCommand),
+    /// Omphala: judge game records, list legal moves, simulate random games.
+    Omphala {
+        #[command(subcommand)]
+        command: omphala::OmphalaCommand,
+    },
     /// Symbol decks: check a deck file, find the symbol two cards share, print the Cipher deck.
     Deck {
         #[command(subcommand)]
@@ -102,6 +108,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
         Command::Render(command) => render::run(command),
+        Command::Omphala { command } => omphala::run(command),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),
     }
