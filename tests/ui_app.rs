@@ -113,3 +113,34 @@ fn a_missing_video_file_is_reported_in_the_status_line() {
         "{text}"
     );
 }
+
+#[test]
+fn a_new_camera_mode_reopens_the_source_at_that_size() {
+    let mut harness = start(SourceSpec::Demo);
+    step_until(
+        &mut harness,
+        "mode-before",
+        Duration::from_secs(60),
+        "no first frame",
+        |app| app.frames_shown() >= 1,
+    );
+    let ctx = harness.ctx.clone();
+    let mode = CaptureOptions {
+        width: 320,
+        height: 240,
+        fps: 30,
+    };
+    harness.state_mut().run_command(&ctx, UiCommand::SetMode(mode.clone()));
+    step_until(
+        &mut harness,
+        "mode-after",
+        Duration::from_secs(60),
+        "no frame in the new mode",
+        |app| (app.status().width, app.status().height) == (320, 240),
+    );
+    assert!(
+        harness.query_all_by_label_contains("320×240").count() >= 1,
+        "the window does not show the new size"
+    );
+    assert_eq!(harness.state().capture_options(), &mode);
+}

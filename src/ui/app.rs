@@ -19,6 +19,8 @@ pub struct StartOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     SwitchSource(SourceSpec),
+    /// Ask cameras for another resolution and frame rate; the source is reopened.
+    SetMode(CaptureOptions),
     RefreshCameras,
 }
 
@@ -66,6 +68,11 @@ impl RefereeApp {
         &self.status
     }
 
+    /// The camera mode in use (saved with the settings).
+    pub fn capture_options(&self) -> &CaptureOptions {
+        &self.settings.capture
+    }
+
     pub fn source(&self) -> &SourceSpec {
         &self.source
     }
@@ -77,6 +84,11 @@ impl RefereeApp {
                 self.worker = spawn_worker(ctx, &source, &self.settings.capture);
                 self.settings.last_source = Some(source.clone());
                 self.source = source;
+                self.status = self.worker.status();
+            }
+            UiCommand::SetMode(options) => {
+                self.settings.capture = options;
+                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture);
                 self.status = self.worker.status();
             }
             UiCommand::RefreshCameras => self.cameras.refresh(),
@@ -106,6 +118,7 @@ impl eframe::App for RefereeApp {
             commands.extend(source_picker::show(
                 ui,
                 &self.source,
+                &self.settings.capture,
                 &mut self.cameras,
                 &mut self.settings.typed_path,
             ));

@@ -4,12 +4,23 @@ use std::path::PathBuf;
 
 use super::app::UiCommand;
 use super::camera_list::CameraList;
-use crate::capture::SourceSpec;
+use crate::capture::{CaptureOptions, SourceSpec};
+
+/// Camera modes offered in the picker; a camera gives the nearest it supports.
+const MODES: [(u32, u32, u32); 6] = [
+    (640, 480, 30),
+    (1280, 720, 30),
+    (1280, 720, 60),
+    (1920, 1080, 30),
+    (1920, 1080, 15),
+    (3840, 2160, 30),
+];
 
 /// Draws the picker; returns what the user asked for.
 pub fn show(
     ui: &mut egui::Ui,
     current: &SourceSpec,
+    capture: &CaptureOptions,
     cameras: &mut CameraList,
     typed_path: &mut String,
 ) -> Option<UiCommand> {
@@ -37,6 +48,7 @@ pub fn show(
             })
             .response
             .labelled_by(caption.id);
+        mode_picker(ui, capture, &mut command);
         if ui
             .button("Find cameras")
             .on_hover_text("Look for cameras again")
@@ -66,6 +78,24 @@ pub fn show(
         }
     });
     command
+}
+
+/// Resolution and frame rate asked of cameras (and the size of the demo table).
+fn mode_picker(ui: &mut egui::Ui, current: &CaptureOptions, command: &mut Option<UiCommand>) {
+    let text = |w: u32, h: u32, fps: u32| format!("{w}×{h} @ {fps} fps");
+    let caption = ui.label("Mode:");
+    egui::ComboBox::from_id_salt("mode")
+        .selected_text(text(current.width, current.height, current.fps))
+        .show_ui(ui, |ui| {
+            for (width, height, fps) in MODES {
+                let chosen = (current.width, current.height, current.fps) == (width, height, fps);
+                if ui.selectable_label(chosen, text(width, height, fps)).clicked() && !chosen {
+                    *command = Some(UiCommand::SetMode(CaptureOptions { width, height, fps }));
+                }
+            }
+        })
+        .response
+        .labelled_by(caption.id);
 }
 
 fn label(spec: &SourceSpec) -> String {
