@@ -146,20 +146,16 @@ pub fn quad_contains(q: &[Pt; 4], p: Pt) -> bool {
 mod tests {
     use super::*;
 
+    /// A rectangle and a skewed quad to map it onto.
+    fn sample_quads() -> ([Pt; 4], [Pt; 4]) {
+        let rect = [(0.0, 0.0), (10.0, 0.0), (10.0, 20.0), (0.0, 20.0)].map(|(x, y)| Pt::new(x, y));
+        let skewed = [(5.0, 7.0), (90.0, 12.0), (80.0, 99.0), (2.0, 70.0)].map(|(x, y)| Pt::new(x, y));
+        (rect, skewed)
+    }
+
     #[test]
     fn quad_solve_maps_corners_exactly() {
-        let from = [
-            Pt::new(0.0, 0.0),
-            Pt::new(10.0, 0.0),
-            Pt::new(10.0, 20.0),
-            Pt::new(0.0, 20.0),
-        ];
-        let to = [
-            Pt::new(5.0, 7.0),
-            Pt::new(90.0, 12.0),
-            Pt::new(80.0, 99.0),
-            Pt::new(2.0, 70.0),
-        ];
+        let (from, to) = sample_quads();
         let h = Homography::from_quads(&from, &to).unwrap();
         for (f, t) in from.iter().zip(&to) {
             assert!(h.apply(*f).distance(*t) < 1e-9);
@@ -174,18 +170,7 @@ mod tests {
 
     #[test]
     fn inverse_undoes_the_transform() {
-        let from = [
-            Pt::new(0.0, 0.0),
-            Pt::new(10.0, 0.0),
-            Pt::new(10.0, 20.0),
-            Pt::new(0.0, 20.0),
-        ];
-        let to = [
-            Pt::new(5.0, 7.0),
-            Pt::new(90.0, 12.0),
-            Pt::new(80.0, 99.0),
-            Pt::new(2.0, 70.0),
-        ];
+        let (from, to) = sample_quads();
         let h = Homography::from_quads(&from, &to).unwrap();
         let back = h.inverse().unwrap();
         let p = Pt::new(3.5, 11.0);

@@ -272,33 +272,21 @@ impl Renderer {
         let local = Homography::translation(-f64::from(roi.x), -f64::from(roi.y))
             .then_after(to_image)
             .to_mat()?;
-        let mut warped = Mat::default();
         let bitmap = self.face_bitmap(placed, width)?.try_clone()?;
-        imgproc::warp_perspective(
-            &bitmap,
-            &mut warped,
-            &local,
-            roi.size(),
-            imgproc::INTER_LINEAR,
-            core::BORDER_CONSTANT,
-            Scalar::all(0.0),
-        )?;
-        let mut warped_mask = Mat::default();
-        let mask = self.mask(width)?;
-        imgproc::warp_perspective(
-            mask,
-            &mut warped_mask,
-            &local,
-            roi.size(),
-            imgproc::INTER_LINEAR,
-            core::BORDER_CONSTANT,
-            Scalar::all(0.0),
-        )?;
+        let warped = warp(&bitmap, &local, roi.size())?;
+        let warped_mask = warp(self.mask(width)?, &local, roi.size())?;
         let mut hard_mask = Mat::default();
         imgproc::threshold(&warped_mask, &mut hard_mask, 127.0, 255.0, imgproc::THRESH_BINARY)?;
         let mut target = Mat::roi_mut(frame, roi)?;
         warped.copy_to_masked(&mut target, &hard_mask)
     }
+}
+
+fn warp(src: &Mat, transform: &Mat, size: Size) -> opencv::Result<Mat> {
+    let mut out = Mat::default();
+    let (flags, border) = (imgproc::INTER_LINEAR, core::BORDER_CONSTANT);
+    imgproc::warp_perspective(src, &mut out, transform, size, flags, border, Scalar::all(0.0))?;
+    Ok(out)
 }
 
 fn face_corners(width: i32) -> [Pt; 4] {
