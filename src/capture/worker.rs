@@ -51,6 +51,9 @@ struct Shared {
     stop: AtomicBool,
 }
 
+/// Opens a source on the capture thread (camera handles may not move between threads).
+pub type Opener = Box<dyn FnMut() -> Result<Box<dyn FrameSource>, CaptureError> + Send>;
+
 /// Owns the capture thread; dropping it stops the thread.
 pub struct CaptureWorker {
     shared: Arc<Shared>,
@@ -61,8 +64,18 @@ impl CaptureWorker {
     /// Starts reading `spec` on a thread named "capture". `on_frame` is called after each new frame
     /// (the window uses it to ask for a repaint).
     pub fn spawn(spec: SourceSpec, options: CaptureOptions, on_frame: Box<dyn Fn() + Send>) -> CaptureWorker {
+        let name = spec.to_string();
+        // Only a live camera comes back after failing; a broken file stays broken.
+        let retry = matches!(spec, SourceSpec::Webcam(_));
+        let opener = Box::new(move || super::open(&spec, &options));
+        CaptureWorker::spawn_with(name, opener, retry, on_frame)
+    }
+
+    /// Like `spawn`, with any way of opening a source. With `retry`, a source that fails after
+    /// giving frames is reopened every second (`CaptureState::Reconnecting` meanwhile).
+    pub fn spawn_with(name: String, opener: Opener, retry: bool, on_frame: Box<dyn Fn() + Send>) -> CaptureWorker {
         let status = CaptureStatus {
-            source: spec.to_string(),
+            source: name,
             state: CaptureState::Opening,
             width: 0,
             height: 0,
@@ -78,7 +91,7 @@ impl CaptureWorker {
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("capture".into())
-            .spawn(move || run(&thread_shared, &spec, &options, on_frame.as_ref()))
+            .spawn(move || run(&thread_shared, opener, retry, on_frame.as_ref()))
             .expect("the OS refused to start the capture thread");
         CaptureWorker {
             shared,
@@ -126,32 +139,28 @@ fn nap(shared: &Shared, total: Duration) {
     }
 }
 
-fn run(shared: &Shared, spec: &SourceSpec, options: &CaptureOptions, on_frame: &dyn Fn()) {
+fn run(shared: &Shared, mut opener: Opener, retry: bool, on_frame: &dyn Fn()) {
     while !stopped(shared) {
-        let mut source = match super::open(spec, options) {
-            Ok(source) => source,
-            Err(e) => match spec {
-                SourceSpec::Webcam(_) if lock(&shared.status).frames > 0 => {
-                    set_state(shared, CaptureState::Reconnecting(e.to_string()));
-                    nap(shared, webcam::RECONNECT_EVERY);
-                    continue;
+        let failure = match opener() {
+            Ok(mut source) => {
+                {
+                    let mut status = lock(&shared.status);
+                    status.source = source.describe();
+                    status.state = CaptureState::Running;
                 }
-                _ => return set_state(shared, CaptureState::Failed(e.to_string())),
-            },
-        };
-        {
-            let mut status = lock(&shared.status);
-            status.source = source.describe();
-            status.state = CaptureState::Running;
-        }
-        match stream(shared, source.as_mut(), on_frame) {
-            Ok(()) => return,
-            Err(e) if matches!(spec, SourceSpec::Webcam(_)) => {
-                set_state(shared, CaptureState::Reconnecting(e.to_string()));
-                nap(shared, webcam::RECONNECT_EVERY);
+                match stream(shared, source.as_mut(), on_frame) {
+                    Ok(()) => return,
+                    Err(e) => e,
+                }
             }
-            Err(e) => return set_state(shared, CaptureState::Failed(e.to_string())),
+            Err(e) => e,
+        };
+        let has_run = lock(&shared.status).frames > 0;
+        if !(retry && has_run) {
+            return set_state(shared, CaptureState::Failed(failure.to_string()));
         }
+        set_state(shared, CaptureState::Reconnecting(failure.to_string()));
+        nap(shared, webcam::RECONNECT_EVERY);
     }
 }
 
@@ -201,4 +210,100 @@ pub fn to_rgba(image: &Mat) -> opencv::Result<Vec<u8>> {
     let mut rgba = Mat::default();
     imgproc::cvt_color_def(image, &mut rgba, imgproc::COLOR_BGR2RGBA)?;
     Ok(rgba.data_bytes()?.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Mat, Scalar};
+    use std::sync::atomic::AtomicUsize;
+
+    /// A camera that gives `frames` frames, then is unplugged.
+    struct Flaky {
+        frames: u64,
+        given: u64,
+    }
+
+    impl FrameSource for Flaky {
+        fn next_frame(&mut self) -> Result<Option<Frame>, CaptureError> {
+            if self.given == self.frames {
+                return Err(CaptureError::Camera {
+                    index: 0,
+                    reason: "lost (unplugged)".into(),
+                });
+            }
+            self.given += 1;
+            let image = Mat::new_rows_cols_with_default(4, 4, opencv::core::CV_8UC3, Scalar::all(9.0))?;
+            Ok(Some(Frame {
+                image,
+                index: self.given,
+                time: Duration::ZERO,
+                truth: None,
+            }))
+        }
+        fn describe(&self) -> String {
+            "flaky camera".into()
+        }
+        fn nominal_fps(&self) -> Option<f64> {
+            None
+        }
+    }
+
+    fn wait_for(worker: &CaptureWorker, what: &str, done: impl Fn(&CaptureStatus) -> bool) -> CaptureStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let status = worker.status();
+            if done(&status) {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "{what}: last status {status:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Opens fine, fails twice while "unplugged", then opens again.
+    fn flaky_opener(opens: Arc<AtomicUsize>) -> Opener {
+        Box::new(move || {
+            let n = opens.fetch_add(1, Ordering::SeqCst);
+            if n == 1 || n == 2 {
+                Err(CaptureError::NoSuchCamera {
+                    index: 0,
+                    available: "no camera was found".into(),
+                })
+            } else {
+                Ok(Box::new(Flaky { frames: 3, given: 0 }) as Box<dyn FrameSource>)
+            }
+        })
+    }
+
+    #[test]
+    fn an_unplugged_camera_is_reported_and_reopened() {
+        let opens = Arc::new(AtomicUsize::new(0));
+        let worker = CaptureWorker::spawn_with("cam".into(), flaky_opener(Arc::clone(&opens)), true, Box::new(|| {}));
+        let lost = wait_for(&worker, "no reconnecting state", |s| {
+            matches!(s.state, CaptureState::Reconnecting(_))
+        });
+        assert!(
+            matches!(&lost.state, CaptureState::Reconnecting(why) if why.contains("unplugged")),
+            "{lost:?}"
+        );
+        wait_for(&worker, "no frames after reconnecting", |s| s.frames > 3);
+        assert!(
+            opens.load(Ordering::SeqCst) >= 4,
+            "the camera was not reopened after failing"
+        );
+    }
+
+    #[test]
+    fn a_source_that_fails_without_retry_is_failed_and_keeps_its_last_frame() {
+        let opens = Arc::new(AtomicUsize::new(0));
+        let worker = CaptureWorker::spawn_with("file".into(), flaky_opener(Arc::clone(&opens)), false, Box::new(|| {}));
+        let failed = wait_for(&worker, "no failure", |s| matches!(s.state, CaptureState::Failed(_)));
+        assert_eq!(failed.frames, 3);
+        assert_eq!(opens.load(Ordering::SeqCst), 1);
+        assert!(
+            worker.take_frame().is_some(),
+            "the last frame was not kept for the screen"
+        );
+    }
 }
