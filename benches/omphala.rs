@@ -42,11 +42,7 @@ fn bench_random_game(c: &mut Criterion) {
     let mut group = c.benchmark_group("omphala");
     group.throughput(Throughput::Elements(1));
     group.bench_function("random 2-player game", |b| {
-        b.iter(|| {
-            play_out(&mut rng, 2, RuleOptions::default(), false)
-                .expect("random game")
-                .input_count
-        })
+        b.iter(|| play_out(&mut rng, 2, RuleOptions::default(), false).expect("random game").input_count)
     });
     group.finish();
 }

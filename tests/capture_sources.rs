@@ -53,12 +53,8 @@ fn a_written_video_is_read_back_frame_by_frame() {
 fn a_folder_is_read_in_file_name_order_skipping_other_files() {
     let dir = tempfile::tempdir().unwrap();
     for (name, level) in [("b.png", 100u8), ("a.png", 50), ("c.jpg", 150)] {
-        imgcodecs::imwrite(
-            dir.path().join(name).to_str().unwrap(),
-            &grey(level, Size::new(32, 24)),
-            &Vector::new(),
-        )
-        .unwrap();
+        imgcodecs::imwrite(dir.path().join(name).to_str().unwrap(), &grey(level, Size::new(32, 24)), &Vector::new())
+            .unwrap();
     }
     std::fs::write(dir.path().join("notes.txt"), "not an image").unwrap();
     let mut source = open(SourceSpec::Folder(dir.path().into()));
@@ -84,11 +80,7 @@ fn a_corrupt_image_in_a_folder_is_named() {
 
 #[test]
 fn the_demo_source_gives_frames_with_ground_truth() {
-    let options = CaptureOptions {
-        width: 320,
-        height: 180,
-        fps: 30,
-    };
+    let options = CaptureOptions { width: 320, height: 180, fps: 30 };
     let mut source = capture::open(&SourceSpec::Demo, &options).unwrap();
     let frame = source.next_frame().unwrap().unwrap();
     assert_eq!((frame.width(), frame.height()), (320, 180));
@@ -96,14 +88,8 @@ fn the_demo_source_gives_frames_with_ground_truth() {
 }
 
 fn run_cli(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_card-referee"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 fn assert_one_line_error(args: &[&str], names: &str) {

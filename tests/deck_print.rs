@@ -61,10 +61,7 @@ fn check_paper(paper: Paper) {
     let (w, h) = paper.size_mm();
     let mut printed = Vec::new();
     for (page, truth) in pages.iter().zip(&truth) {
-        assert!(
-            (page.width() as f32 - px(w)).abs() <= 1.5 && (page.height() as f32 - px(h)).abs() <= 1.5,
-            "{paper:?}"
-        );
+        assert!((page.width() as f32 - px(w)).abs() <= 1.5 && (page.height() as f32 - px(h)).abs() <= 1.5, "{paper:?}");
         // The page corner is blank paper.
         assert!(brightness(page, (3.0, 3.0), 2.0) > 250.0);
         for card in &truth.cards {
@@ -100,11 +97,7 @@ fn check_paper(paper: Paper) {
             printed.push(card.card);
         }
     }
-    assert_eq!(
-        printed,
-        (1..=57).collect::<Vec<u32>>(),
-        "every card printed once, in order"
-    );
+    assert_eq!(printed, (1..=57).collect::<Vec<u32>>(), "every card printed once, in order");
     // The legend page shows the 57 pictures in three columns.
     let legend = pages.last().unwrap();
     assert!(brightness(legend, (px(w) / 2.0, px(h) / 2.0), px(w) / 3.0) < 250.0);
@@ -137,9 +130,5 @@ fn print_command_writes_the_pdf() {
         .arg(dir.path().join("x.pdf"))
         .output()
         .unwrap();
-    assert_eq!(
-        refused.status.code(),
-        Some(2),
-        "a deck without pictures cannot be printed"
-    );
+    assert_eq!(refused.status.code(), Some(2), "a deck without pictures cannot be printed");
 }

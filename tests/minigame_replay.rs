@@ -8,9 +8,7 @@ use card_referee::symbols::games::Outcome;
 use card_referee::symbols::notation::{ReplayError, replay};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/minigame")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/minigame").join(name)
 }
 
 fn run(path: &Path) -> Output {
@@ -47,11 +45,7 @@ fn verdicts_agree_with_the_deck() {
     let played = result.outcome.unwrap();
     assert_eq!(played.results.len(), 4);
     let deck = cipher_deck();
-    let correct: Vec<_> = result
-        .verdicts
-        .iter()
-        .filter(|v| v.outcome == Outcome::Correct)
-        .collect();
+    let correct: Vec<_> = result.verdicts.iter().filter(|v| v.outcome == Outcome::Correct).collect();
     assert_eq!(correct.len(), 9);
     for v in correct {
         let (pair, shared) = v.compared.iter().find(|(_, s)| Some(*s) == v.called_symbol).unwrap();
@@ -110,21 +104,12 @@ fn rule_breaks_in_records() {
     assert!(matches!(replay_text(&twice), Err(ReplayError::Illegal { line: 3, .. })));
     // Someone who is not playing.
     let stranger = format!("{head}game tower\npile Ann 1\npile Ben 2\ndraw 3\nclaim 1 Zed Key\n");
-    assert!(matches!(
-        replay_text(&stranger),
-        Err(ReplayError::Malformed { line: 7, .. })
-    ));
+    assert!(matches!(replay_text(&stranger), Err(ReplayError::Malformed { line: 7, .. })));
     // No deck.
-    assert!(matches!(
-        replay_text("players Ann Ben\ngame tower\n"),
-        Err(ReplayError::Malformed { .. })
-    ));
+    assert!(matches!(replay_text("players Ann Ben\ngame tower\n"), Err(ReplayError::Malformed { .. })));
     // A deck file that does not exist is bad input, reported with its name.
     let err = replay_text("deck missing.json\nplayers Ann Ben\ngame tower\n").unwrap_err();
-    assert!(
-        matches!(&err, ReplayError::Malformed { line: 1, message } if message.contains("missing.json")),
-        "{err:?}"
-    );
+    assert!(matches!(&err, ReplayError::Malformed { line: 1, message } if message.contains("missing.json")), "{err:?}");
 }
 
 #[test]
@@ -140,11 +125,7 @@ fn penalty_option_is_applied() {
             if wrong == right { "Cloud" } else { wrong }
         )
     };
-    let winners = |penalty| {
-        replay(&record(penalty), Path::new(".")).outcome.unwrap().results[0]
-            .places
-            .clone()
-    };
+    let winners = |penalty| replay(&record(penalty), Path::new(".")).outcome.unwrap().results[0].places.clone();
     assert_eq!(winners(0), vec![vec![0, 1]]);
     assert_eq!(winners(1), vec![vec![1], vec![0]]);
 }
@@ -152,11 +133,7 @@ fn penalty_option_is_applied() {
 #[test]
 fn huge_options_do_not_overflow() {
     let deck = cipher_deck();
-    let wrong = if deck.shared_symbol(1, 3) == deck.symbol_id("Cloud") {
-        "Key"
-    } else {
-        "Cloud"
-    };
+    let wrong = if deck.shared_symbol(1, 3) == deck.symbol_id("Cloud") { "Key" } else { "Cloud" };
     let record = format!(
         "deck cipher\nplayers Ann Ben\noption penalty 4294967295\noption window 18446744073709551615\n\
          game tower\npile Ann 1\npile Ben 2\ndraw 3\nclaim 0.5 Ann {wrong}\nclaim 0.6 Ann {wrong}\nclaim 1 Ben {}\n",

@@ -20,11 +20,7 @@ fn options_strategy() -> impl Strategy<Value = RuleOptions> {
             card_referee::rules::omphala::AcePower::One
         },
         failed_attacker_discarded: discarded,
-        tie_break: if total {
-            TieBreak::TotalPower
-        } else {
-            TieBreak::BattleWhenEqualEntities
-        },
+        tie_break: if total { TieBreak::TotalPower } else { TieBreak::BattleWhenEqualEntities },
     })
 }
 
@@ -57,25 +53,14 @@ fn candidate_actions(state: &GameState) -> Vec<Action> {
         actions.push(Action::Discard(with));
         for seat in seats.clone() {
             for position in 0..5 {
-                actions.push(Action::Attack {
-                    with,
-                    defender: seat,
-                    position,
-                });
+                actions.push(Action::Attack { with, defender: seat, position });
             }
             for &target in &cards {
-                actions.push(Action::Steal {
-                    with,
-                    victim: seat,
-                    target,
-                });
+                actions.push(Action::Steal { with, victim: seat, target });
             }
         }
         for position in 0..5 {
-            actions.push(Action::Shield {
-                diamond: with,
-                position,
-            });
+            actions.push(Action::Shield { diamond: with, position });
         }
         for &target in &cards {
             actions.push(Action::Enhance { heart: with, target });

@@ -42,9 +42,7 @@ fn records() -> Vec<PathBuf> {
 }
 
 fn split_arrow(text: &str) -> (String, String) {
-    let (left, right) = text
-        .split_once(" => ")
-        .unwrap_or_else(|| panic!("'{text}' lacks ' => '"));
+    let (left, right) = text.split_once(" => ").unwrap_or_else(|| panic!("'{text}' lacks ' => '"));
     (left.trim().to_string(), right.trim().to_string())
 }
 
@@ -62,18 +60,11 @@ fn header(text: &str, file: &Path) -> Header {
                 Expected::Illegal { line_text, reason }
             } else if let Some(rest) = rest.strip_prefix("malformed ") {
                 let (line, column) = rest.split_once(':').expect("malformed L:C");
-                Expected::Malformed {
-                    line: line.parse().unwrap(),
-                    column: column.parse().unwrap(),
-                }
+                Expected::Malformed { line: line.parse().unwrap(), column: column.parse().unwrap() }
             } else {
                 panic!("{}: unknown expectation '{rest}'", file.display());
             };
-            assert!(
-                expected.replace(parsed).is_none(),
-                "{}: two expect lines",
-                file.display()
-            );
+            assert!(expected.replace(parsed).is_none(), "{}: two expect lines", file.display());
         } else if let Some(rest) = line.strip_prefix("# say: ") {
             says.push(split_arrow(rest));
         } else if let Some(rest) = line.strip_prefix("# winner: ") {
@@ -83,12 +74,7 @@ fn header(text: &str, file: &Path) -> Header {
         }
     }
     let expected = expected.unwrap_or_else(|| panic!("{}: no '# expect:' line", file.display()));
-    Header {
-        expected,
-        says,
-        winner,
-        unfinished,
-    }
+    Header { expected, says, winner, unfinished }
 }
 
 /// Judges one record and returns what went wrong, if anything.
@@ -109,10 +95,7 @@ fn check_record(file: &Path) -> Result<(), String> {
         (None, Expected::Legal) => {}
         (Some((line, why)), Expected::Illegal { line_text, reason }) => {
             if lines[line - 1].trim() != line_text {
-                return Err(format!(
-                    "illegal at line {line} '{}' ({why}), expected at '{line_text}'",
-                    lines[line - 1]
-                ));
+                return Err(format!("illegal at line {line} '{}' ({why}), expected at '{line_text}'", lines[line - 1]));
             }
             if !why.message.contains(reason.as_str()) {
                 return Err(format!("refusal '{}' lacks '{reason}'", why.message));
@@ -124,11 +107,8 @@ fn check_record(file: &Path) -> Result<(), String> {
         (None, _) => return Err("judged legal, but an illegal line was expected".into()),
     }
     for (line_text, words) in &header.says {
-        let number = lines
-            .iter()
-            .position(|l| l.trim() == line_text)
-            .ok_or_else(|| format!("no line reads '{line_text}'"))?
-            + 1;
+        let number =
+            lines.iter().position(|l| l.trim() == line_text).ok_or_else(|| format!("no line reads '{line_text}'"))? + 1;
         let verdict = outcome
             .verdicts
             .iter()
@@ -163,16 +143,9 @@ fn check_record(file: &Path) -> Result<(), String> {
 fn every_record_gets_its_expected_verdict() {
     let files = records();
     assert!(files.len() >= 30, "only {} records", files.len());
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|file| check_record(file).err().map(|e| format!("{}: {e}", file.display())))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} record(s) failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    let failures: Vec<String> =
+        files.iter().filter_map(|file| check_record(file).err().map(|e| format!("{}: {e}", file.display()))).collect();
+    assert!(failures.is_empty(), "{} record(s) failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -186,16 +159,9 @@ fn records_round_trip_exactly_through_the_notation() {
 }
 
 fn referee(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_card-referee"))
-        .args(args)
-        .output()
-        .expect("binary runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().expect("binary runs");
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("utf-8 output");
-    (
-        output.status.code().unwrap_or(-1),
-        text(output.stdout),
-        text(output.stderr),
-    )
+    (output.status.code().unwrap_or(-1), text(output.stdout), text(output.stderr))
 }
 
 fn data(name: &str) -> String {
@@ -206,18 +172,12 @@ fn data(name: &str) -> String {
 fn replay_exit_codes_follow_the_verdict() {
     let (code, out, _) = referee(&["omphala", "replay", &data("tie-battle.txt")]);
     assert_eq!(code, 0, "{out}");
-    assert!(
-        out.contains("battle position 1: Alice KH (13) vs Bob 3C (3); destroyed: Bob"),
-        "{out}"
-    );
+    assert!(out.contains("battle position 1: Alice KH (13) vs Bob 3C (3); destroyed: Bob"), "{out}");
     assert!(out.contains("winner: Alice (decided by battle)"), "{out}");
 
     let (code, out, err) = referee(&["omphala", "replay", &data("heart-on-diamond.txt")]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        err.contains("line 6: illegal: A Heart cannot be placed on a Diamond"),
-        "{err}"
-    );
+    assert!(err.contains("line 6: illegal: A Heart cannot be placed on a Diamond"), "{err}");
 
     let (code, _, err) = referee(&["omphala", "replay", &data("malformed-card.txt")]);
     assert_eq!(code, 2);
@@ -248,11 +208,7 @@ fn legal_lists_actions_in_the_notation() {
 fn legal_actions_of_a_fresh_deal_parse_back_and_are_accepted() {
     let path = data("steal-certain-failure.txt");
     let text = std::fs::read_to_string(&path).unwrap();
-    let prefix: String = text
-        .lines()
-        .take_while(|l| !l.starts_with("Alice steal"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let prefix: String = text.lines().take_while(|l| !l.starts_with("Alice steal")).map(|l| format!("{l}\n")).collect();
     let dir = tempfile::tempdir().unwrap();
     let game = dir.path().join("game.txt");
     std::fs::write(&game, &prefix).unwrap();
@@ -270,13 +226,7 @@ fn legal_actions_of_a_fresh_deal_parse_back_and_are_accepted() {
 fn simulate_reports_length_tie_breaks_and_speed() {
     let (code, out, err) = referee(&["omphala", "simulate", "--players", "3", "--games", "20", "--seed", "5"]);
     assert_eq!(code, 0, "{err}");
-    for words in [
-        "average game length",
-        "battle",
-        "total power",
-        "shared win",
-        "games per second",
-    ] {
+    for words in ["average game length", "battle", "total power", "shared win", "games per second"] {
         assert!(out.contains(words), "{out}");
     }
     let (code, _, _) = referee(&["omphala", "simulate", "--players", "7", "--games", "1", "--seed", "1"]);

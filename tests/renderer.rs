@@ -8,10 +8,7 @@ use opencv::core::{Mat, Size};
 use opencv::prelude::*;
 
 fn options() -> SceneOptions {
-    SceneOptions {
-        size: Size::new(640, 360),
-        ..SceneOptions::default()
-    }
+    SceneOptions { size: Size::new(640, 360), ..SceneOptions::default() }
 }
 
 fn render(scene: &Scene) -> Rendered {
@@ -69,10 +66,8 @@ fn every_visible_index_lies_inside_its_card_and_shows_ink_on_paper() {
                 if !visible {
                     continue;
                 }
-                let levels: Vec<u32> = grid(index_quad, 7, 0.05)
-                    .into_iter()
-                    .filter_map(|p| brightness(&rendered.image, p))
-                    .collect();
+                let levels: Vec<u32> =
+                    grid(index_quad, 7, 0.05).into_iter().filter_map(|p| brightness(&rendered.image, p)).collect();
                 let (darkest, brightest) = (levels.iter().min().unwrap(), levels.iter().max().unwrap());
                 assert!(
                     *brightest > 120 && *darkest + 60 < *brightest,
@@ -94,17 +89,11 @@ fn fully_visible_face_up_cards_are_paper_inside_their_outline() {
         scene.hand = None;
         let rendered = render(&scene);
         for truth in rendered.truth.iter().filter(|t| t.face_up && t.visible > 0.98) {
-            let mut levels: Vec<u32> = grid(&truth.quad, 6, 0.08)
-                .into_iter()
-                .filter_map(|p| brightness(&rendered.image, p))
-                .collect();
+            let mut levels: Vec<u32> =
+                grid(&truth.quad, 6, 0.08).into_iter().filter_map(|p| brightness(&rendered.image, p)).collect();
             levels.sort_unstable();
             let median = levels[levels.len() / 2];
-            assert!(
-                median > 110,
-                "seed {seed} {}: median {median} inside the outline is not card paper",
-                truth.card
-            );
+            assert!(median > 110, "seed {seed} {}: median {median} inside the outline is not card paper", truth.card);
         }
     }
 }
@@ -112,15 +101,7 @@ fn fully_visible_face_up_cards_are_paper_inside_their_outline() {
 #[test]
 fn a_hand_hides_what_it_covers() {
     let covered = (0..40)
-        .map(|seed| {
-            render(&random_scene(
-                seed,
-                &SceneOptions {
-                    hand_chance: 1.0,
-                    ..options()
-                },
-            ))
-        })
+        .map(|seed| render(&random_scene(seed, &SceneOptions { hand_chance: 1.0, ..options() })))
         .flat_map(|r| r.truth)
         .filter(|t| t.visible < 0.9)
         .count();

@@ -13,10 +13,7 @@ fn retail_path() -> PathBuf {
 }
 
 fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_card-referee"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().expect("the binary runs")
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -35,11 +32,7 @@ fn every_plane_up_to_eleven_validates() {
         assert_eq!(deck.validate(), vec![], "order {q}");
         // Each symbol is on q + 1 cards, as each point of the plane lies on q + 1 lines.
         for s in 0..n {
-            assert_eq!(
-                deck.cards().iter().filter(|c| c.has(s)).count(),
-                q + 1,
-                "order {q}, symbol {s}"
-            );
+            assert_eq!(deck.cards().iter().filter(|c| c.has(s)).count(), q + 1, "order {q}, symbol {s}");
         }
     }
 }
@@ -91,15 +84,8 @@ fn a_broken_pair_is_rejected_by_name() {
     let out = cli(&["deck", "check", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("card 1 and card 2 share 2 symbols (OneWay, Tree)"),
-        "{stdout}"
-    );
-    assert_eq!(
-        stdout.lines().count(),
-        problems.len() + 1,
-        "one line per problem, then a summary"
-    );
+    assert!(stdout.contains("card 1 and card 2 share 2 symbols (OneWay, Tree)"), "{stdout}");
+    assert_eq!(stdout.lines().count(), problems.len() + 1, "one line per problem, then a summary");
 }
 
 #[test]

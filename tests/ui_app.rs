@@ -10,17 +10,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
-    let options = StartOptions {
-        source: Some(source),
-        capture: Some(CaptureOptions {
-            width: 640,
-            height: 360,
-            fps: 30,
-        }),
-    };
-    Harness::builder()
-        .with_size([1000.0, 700.0])
-        .build_eframe(move |cc| RefereeApp::new(cc, options))
+    let options =
+        StartOptions { source: Some(source), capture: Some(CaptureOptions { width: 640, height: 360, fps: 30 }) };
+    Harness::builder().with_size([1000.0, 700.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
 }
 
 /// Steps the window until `done` holds; after `limit` saves a screenshot and fails with `what`.
@@ -35,10 +27,7 @@ fn step_until(
     while !done(harness.state()) {
         if Instant::now() > deadline {
             let saved = save_screenshot(harness, name);
-            panic!(
-                "{what} within {limit:?} (status: {:?}); screenshot: {saved}",
-                harness.state().status()
-            );
+            panic!("{what} within {limit:?} (status: {:?}); screenshot: {saved}", harness.state().status());
         }
         harness.step();
         std::thread::sleep(Duration::from_millis(5));
@@ -64,23 +53,13 @@ fn save_screenshot(harness: &mut Harness<'static, RefereeApp>, name: &str) -> St
 #[test]
 fn the_window_opens_on_the_demo_table_and_frames_arrive() {
     let mut harness = start(SourceSpec::Demo);
-    step_until(
-        &mut harness,
-        "demo-frames",
-        Duration::from_secs(90),
-        "no 5 demo frames shown",
-        |app| app.frames_shown() >= 5,
-    );
+    step_until(&mut harness, "demo-frames", Duration::from_secs(90), "no 5 demo frames shown", |app| {
+        app.frames_shown() >= 5
+    });
     let status = harness.state().status().clone();
     assert_eq!((status.width, status.height), (640, 360));
-    assert!(
-        harness.query_by_label_contains("demo table").is_some(),
-        "status line does not name the source"
-    );
-    assert!(
-        harness.query_by_label_contains("fps").is_some(),
-        "status line shows no frame rate"
-    );
+    assert!(harness.query_by_label_contains("demo table").is_some(), "status line does not name the source");
+    assert!(harness.query_by_label_contains("fps").is_some(), "status line shows no frame rate");
 }
 
 #[test]
@@ -88,59 +67,26 @@ fn a_missing_video_file_is_reported_in_the_status_line() {
     let mut harness = start(SourceSpec::Demo);
     let missing = SourceSpec::File("/nonexistent/table.mp4".into());
     let ctx = harness.ctx.clone();
-    harness
-        .state_mut()
-        .run_command(&ctx, UiCommand::SwitchSource(missing.clone()));
-    step_until(
-        &mut harness,
-        "missing-file",
-        Duration::from_secs(30),
-        "no failure shown",
-        |app| {
-            matches!(
-                app.status().state,
-                card_referee::capture::worker::CaptureState::Failed(_)
-            )
-        },
-    );
+    harness.state_mut().run_command(&ctx, UiCommand::SwitchSource(missing.clone()));
+    step_until(&mut harness, "missing-file", Duration::from_secs(30), "no failure shown", |app| {
+        matches!(app.status().state, card_referee::capture::worker::CaptureState::Failed(_))
+    });
     assert_eq!(harness.state().source(), &missing);
-    let error = harness
-        .query_by_label_contains("failed:")
-        .expect("no failure in the status line");
+    let error = harness.query_by_label_contains("failed:").expect("no failure in the status line");
     let text = format!("{error:?}");
-    assert!(
-        text.contains("/nonexistent/table.mp4") && text.contains("does not exist"),
-        "{text}"
-    );
+    assert!(text.contains("/nonexistent/table.mp4") && text.contains("does not exist"), "{text}");
 }
 
 #[test]
 fn a_new_camera_mode_reopens_the_source_at_that_size() {
     let mut harness = start(SourceSpec::Demo);
-    step_until(
-        &mut harness,
-        "mode-before",
-        Duration::from_secs(60),
-        "no first frame",
-        |app| app.frames_shown() >= 1,
-    );
+    step_until(&mut harness, "mode-before", Duration::from_secs(60), "no first frame", |app| app.frames_shown() >= 1);
     let ctx = harness.ctx.clone();
-    let mode = CaptureOptions {
-        width: 320,
-        height: 240,
-        fps: 30,
-    };
+    let mode = CaptureOptions { width: 320, height: 240, fps: 30 };
     harness.state_mut().run_command(&ctx, UiCommand::SetMode(mode.clone()));
-    step_until(
-        &mut harness,
-        "mode-after",
-        Duration::from_secs(60),
-        "no frame in the new mode",
-        |app| (app.status().width, app.status().height) == (320, 240),
-    );
-    assert!(
-        harness.query_all_by_label_contains("320×240").count() >= 1,
-        "the window does not show the new size"
-    );
+    step_until(&mut harness, "mode-after", Duration::from_secs(60), "no frame in the new mode", |app| {
+        (app.status().width, app.status().height) == (320, 240)
+    });
+    assert!(harness.query_all_by_label_contains("320×240").count() >= 1, "the window does not show the new size");
     assert_eq!(harness.state().capture_options(), &mode);
 }

@@ -22,15 +22,10 @@ impl FolderSource {
         if !folder.exists() {
             return Err(CaptureError::NotFound(name));
         }
-        let entries = std::fs::read_dir(folder).map_err(|e| CaptureError::Unreadable {
-            path: name.clone(),
-            reason: e.to_string(),
-        })?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| is_image(p))
-            .collect();
+        let entries = std::fs::read_dir(folder)
+            .map_err(|e| CaptureError::Unreadable { path: name.clone(), reason: e.to_string() })?;
+        let mut files: Vec<PathBuf> =
+            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| is_image(p)).collect();
         files.sort();
         if files.is_empty() {
             return Err(CaptureError::Unreadable {
@@ -38,11 +33,7 @@ impl FolderSource {
                 reason: "the folder holds no image (jpg, png, bmp, webp, tif)".into(),
             });
         }
-        Ok(FolderSource {
-            folder: folder.to_path_buf(),
-            files,
-            index: 0,
-        })
+        Ok(FolderSource { folder: folder.to_path_buf(), files, index: 0 })
     }
 }
 
@@ -60,17 +51,10 @@ impl FrameSource for FolderSource {
         let name = path.display().to_string();
         let image = imgcodecs::imread(&name, imgcodecs::IMREAD_COLOR)?;
         if image.empty() {
-            return Err(CaptureError::Unreadable {
-                path: name,
-                reason: "not an image OpenCV can decode".into(),
-            });
+            return Err(CaptureError::Unreadable { path: name, reason: "not an image OpenCV can decode".into() });
         }
-        let frame = Frame {
-            image,
-            index: self.index as u64,
-            time: Duration::from_secs(self.index as u64),
-            truth: None,
-        };
+        let frame =
+            Frame { image, index: self.index as u64, time: Duration::from_secs(self.index as u64), truth: None };
         self.index += 1;
         Ok(Some(frame))
     }

@@ -51,11 +51,7 @@ pub struct CaptureOptions {
 
 impl Default for CaptureOptions {
     fn default() -> Self {
-        CaptureOptions {
-            width: 1280,
-            height: 720,
-            fps: 30,
-        }
+        CaptureOptions { width: 1280, height: 720, fps: 30 }
     }
 }
 

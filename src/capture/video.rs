@@ -22,10 +22,7 @@ impl VideoSource {
         if !path.exists() {
             return Err(CaptureError::NotFound(name));
         }
-        let unreadable = |reason: &str| CaptureError::Unreadable {
-            path: name.clone(),
-            reason: reason.to_string(),
-        };
+        let unreadable = |reason: &str| CaptureError::Unreadable { path: name.clone(), reason: reason.to_string() };
         let capture = open_capture(&name).ok_or_else(|| unreadable("not a video OpenCV can decode"))?;
         let fps = capture.get(videoio::CAP_PROP_FPS)?;
         let mut source = VideoSource {
@@ -35,11 +32,7 @@ impl VideoSource {
             index: 0,
         };
         // A file that opens but yields no first frame is not a usable video: say so now.
-        if source.peek_readable()? {
-            Ok(source)
-        } else {
-            Err(unreadable("it has no frames"))
-        }
+        if source.peek_readable()? { Ok(source) } else { Err(unreadable("it has no frames")) }
     }
 
     fn peek_readable(&mut self) -> Result<bool, CaptureError> {
@@ -65,12 +58,7 @@ impl FrameSource for VideoSource {
             return Ok(None);
         }
         let time = Duration::from_secs_f64(self.index as f64 / self.fps);
-        let frame = Frame {
-            image,
-            index: self.index,
-            time,
-            truth: None,
-        };
+        let frame = Frame { image, index: self.index, time, truth: None };
         self.index += 1;
         Ok(Some(frame))
     }

@@ -24,19 +24,13 @@ pub struct CameraEntry {
 
 /// Every camera the native backend can see.
 pub fn list_cameras() -> Result<Vec<CameraEntry>, CaptureError> {
-    let found = nokhwa::query(ApiBackend::Auto).map_err(|e| CaptureError::Camera {
-        index: 0,
-        reason: e.to_string(),
-    })?;
+    let found =
+        nokhwa::query(ApiBackend::Auto).map_err(|e| CaptureError::Camera { index: 0, reason: e.to_string() })?;
     Ok(found
         .into_iter()
         .filter_map(|info| {
             let index = info.index().as_index().ok()?;
-            Some(CameraEntry {
-                index,
-                name: info.human_name(),
-                description: info.description().to_string(),
-            })
+            Some(CameraEntry { index, name: info.human_name(), description: info.description().to_string() })
         })
         .collect())
 }
@@ -56,45 +50,22 @@ impl WebcamSource {
             let available = if cameras.is_empty() {
                 "no camera was found".to_string()
             } else {
-                format!(
-                    "cameras found: {}",
-                    cameras
-                        .iter()
-                        .map(|c| c.index.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                format!("cameras found: {}", cameras.iter().map(|c| c.index.to_string()).collect::<Vec<_>>().join(", "))
             };
             return Err(CaptureError::NoSuchCamera { index, available });
         };
-        let fail = |e: nokhwa::NokhwaError| CaptureError::Camera {
-            index,
-            reason: e.to_string(),
-        };
-        let wanted = CameraFormat::new(
-            Resolution::new(options.width, options.height),
-            FrameFormat::MJPEG,
-            options.fps,
-        );
+        let fail = |e: nokhwa::NokhwaError| CaptureError::Camera { index, reason: e.to_string() };
+        let wanted = CameraFormat::new(Resolution::new(options.width, options.height), FrameFormat::MJPEG, options.fps);
         let format = RequestedFormat::new::<RgbFormat>(RequestedFormatType::Closest(wanted));
         let mut camera = Camera::new(CameraIndex::Index(index), format).map_err(fail)?;
         camera.open_stream().map_err(fail)?;
-        Ok(WebcamSource {
-            index,
-            name: entry.name.clone(),
-            camera,
-            started: Instant::now(),
-            count: 0,
-        })
+        Ok(WebcamSource { index, name: entry.name.clone(), camera, started: Instant::now(), count: 0 })
     }
 }
 
 impl FrameSource for WebcamSource {
     fn next_frame(&mut self) -> Result<Option<Frame>, CaptureError> {
-        let lost = |e: nokhwa::NokhwaError| CaptureError::Camera {
-            index: self.index,
-            reason: format!("lost ({e})"),
-        };
+        let lost = |e: nokhwa::NokhwaError| CaptureError::Camera { index: self.index, reason: format!("lost ({e})") };
         let buffer = self.camera.frame().map_err(lost)?;
         let rgb = buffer.decode_image::<RgbFormat>().map_err(lost)?;
         let (w, h) = (rgb.width() as i32, rgb.height() as i32);
@@ -103,12 +74,7 @@ impl FrameSource for WebcamSource {
         debug_assert_eq!(shaped.cols(), w);
         let mut image = Mat::default();
         imgproc::cvt_color_def(&shaped, &mut image, imgproc::COLOR_RGB2BGR)?;
-        let frame = Frame {
-            image,
-            index: self.count,
-            time: self.started.elapsed(),
-            truth: None,
-        };
+        let frame = Frame { image, index: self.count, time: self.started.elapsed(), truth: None };
         self.count += 1;
         Ok(Some(frame))
     }

@@ -83,20 +83,14 @@ impl CaptureWorker {
             process_ms: 0.0,
             frames: 0,
         };
-        let shared = Arc::new(Shared {
-            latest: Mutex::new(None),
-            status: Mutex::new(status),
-            stop: AtomicBool::new(false),
-        });
+        let shared =
+            Arc::new(Shared { latest: Mutex::new(None), status: Mutex::new(status), stop: AtomicBool::new(false) });
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("capture".into())
             .spawn(move || run(&thread_shared, opener, retry, on_frame.as_ref()))
             .expect("the OS refused to start the capture thread");
-        CaptureWorker {
-            shared,
-            thread: Some(thread),
-        }
+        CaptureWorker { shared, thread: Some(thread) }
     }
 
     /// The newest frame since the last call, if any.
@@ -193,11 +187,7 @@ fn record(shared: &Shared, frame: &Frame, work: Duration, interval: Duration) {
     let mut status = lock(&shared.status);
     let first = status.frames == 0;
     let smooth = |old: f64, new: f64| if first { new } else { old * 0.9 + new * 0.1 };
-    let fps = if interval.as_secs_f64() > 0.0 {
-        1.0 / interval.as_secs_f64()
-    } else {
-        0.0
-    };
+    let fps = if interval.as_secs_f64() > 0.0 { 1.0 / interval.as_secs_f64() } else { 0.0 };
     status.fps = smooth(status.fps, fps);
     status.process_ms = smooth(status.process_ms, work.as_secs_f64() * 1000.0);
     status.width = frame.width();
@@ -227,19 +217,11 @@ mod tests {
     impl FrameSource for Flaky {
         fn next_frame(&mut self) -> Result<Option<Frame>, CaptureError> {
             if self.given == self.frames {
-                return Err(CaptureError::Camera {
-                    index: 0,
-                    reason: "lost (unplugged)".into(),
-                });
+                return Err(CaptureError::Camera { index: 0, reason: "lost (unplugged)".into() });
             }
             self.given += 1;
             let image = Mat::new_rows_cols_with_default(4, 4, opencv::core::CV_8UC3, Scalar::all(9.0))?;
-            Ok(Some(Frame {
-                image,
-                index: self.given,
-                time: Duration::ZERO,
-                truth: None,
-            }))
+            Ok(Some(Frame { image, index: self.given, time: Duration::ZERO, truth: None }))
         }
         fn describe(&self) -> String {
             "flaky camera".into()
@@ -266,10 +248,7 @@ mod tests {
         Box::new(move || {
             let n = opens.fetch_add(1, Ordering::SeqCst);
             if n == 1 || n == 2 {
-                Err(CaptureError::NoSuchCamera {
-                    index: 0,
-                    available: "no camera was found".into(),
-                })
+                Err(CaptureError::NoSuchCamera { index: 0, available: "no camera was found".into() })
             } else {
                 Ok(Box::new(Flaky { frames: 3, given: 0 }) as Box<dyn FrameSource>)
             }
@@ -280,18 +259,10 @@ mod tests {
     fn an_unplugged_camera_is_reported_and_reopened() {
         let opens = Arc::new(AtomicUsize::new(0));
         let worker = CaptureWorker::spawn_with("cam".into(), flaky_opener(Arc::clone(&opens)), true, Box::new(|| {}));
-        let lost = wait_for(&worker, "no reconnecting state", |s| {
-            matches!(s.state, CaptureState::Reconnecting(_))
-        });
-        assert!(
-            matches!(&lost.state, CaptureState::Reconnecting(why) if why.contains("unplugged")),
-            "{lost:?}"
-        );
+        let lost = wait_for(&worker, "no reconnecting state", |s| matches!(s.state, CaptureState::Reconnecting(_)));
+        assert!(matches!(&lost.state, CaptureState::Reconnecting(why) if why.contains("unplugged")), "{lost:?}");
         wait_for(&worker, "no frames after reconnecting", |s| s.frames > 3);
-        assert!(
-            opens.load(Ordering::SeqCst) >= 4,
-            "the camera was not reopened after failing"
-        );
+        assert!(opens.load(Ordering::SeqCst) >= 4, "the camera was not reopened after failing");
     }
 
     #[test]
@@ -301,9 +272,6 @@ mod tests {
         let failed = wait_for(&worker, "no failure", |s| matches!(s.state, CaptureState::Failed(_)));
         assert_eq!(failed.frames, 3);
         assert_eq!(opens.load(Ordering::SeqCst), 1);
-        assert!(
-            worker.take_frame().is_some(),
-            "the last frame was not kept for the screen"
-        );
+        assert!(worker.take_frame().is_some(), "the last frame was not kept for the screen");
     }
 }

@@ -130,10 +130,7 @@ impl Card {
 
     /// All 52 cards, suit by suit.
     pub fn deck() -> Vec<Card> {
-        Suit::ALL
-            .iter()
-            .flat_map(|&suit| Rank::all().map(move |rank| Card { rank, suit }))
-            .collect()
+        Suit::ALL.iter().flat_map(|&suit| Rank::all().map(move |rank| Card { rank, suit })).collect()
     }
 
     /// 0..52, suit-major; the inverse of `from_index`.
@@ -143,10 +140,7 @@ impl Card {
 
     pub fn from_index(index: usize) -> Option<Card> {
         let suit = *Suit::ALL.get(index / 13)?;
-        Some(Card {
-            rank: Rank((index % 13) as u8 + 1),
-            suit,
-        })
+        Some(Card { rank: Rank((index % 13) as u8 + 1), suit })
     }
 
     pub fn is_red(self) -> bool {

@@ -138,11 +138,8 @@ fn generate(order: usize, cards: Option<usize>) -> ExitCode {
 }
 
 fn picture_deck(spec: &str) -> Result<PictureDeck, ExitCode> {
-    PictureDeck::builtin(spec).ok_or_else(|| {
-        bad_input(format!(
-            "{spec}: no pictures for this deck; decks with pictures: cipher"
-        ))
-    })
+    PictureDeck::builtin(spec)
+        .ok_or_else(|| bad_input(format!("{spec}: no pictures for this deck; decks with pictures: cipher")))
 }
 
 fn print(spec: &str, out: &Path, paper: PaperArg) -> ExitCode {
@@ -161,11 +158,7 @@ fn print(spec: &str, out: &Path, paper: PaperArg) -> ExitCode {
     if let Err(e) = std::fs::write(out, pdf) {
         return bad_input(format!("{}: cannot write: {e}", out.display()));
     }
-    println!(
-        "{}: {} cards on {paper:?} sheets, with a legend page",
-        out.display(),
-        deck.deck.cards().len()
-    );
+    println!("{}: {} cards on {paper:?} sheets, with a legend page", out.display(), deck.deck.cards().len());
     ExitCode::SUCCESS
 }
 
@@ -182,10 +175,7 @@ fn render_png(spec: &str, card: CardId, size: u32, out: &Path) -> ExitCode {
         return bad_input(format!("{}: cannot write: {e}", out.display()));
     }
     for p in placements {
-        println!(
-            "{} at ({:.0}, {:.0}), {:.0} px, {:.0}°",
-            p.name, p.center.0, p.center.1, p.size, p.rotation_deg
-        );
+        println!("{} at ({:.0}, {:.0}), {:.0} px, {:.0}°", p.name, p.center.0, p.center.1, p.size, p.rotation_deg);
     }
     ExitCode::SUCCESS
 }

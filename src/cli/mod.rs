@@ -16,11 +16,7 @@ use crate::capture::{CaptureOptions, SourceSpec};
 pub const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "card-referee",
-    version,
-    about = "Referees card games on a real table, through a webcam"
-)]
+#[command(name = "card-referee", version, about = "Referees card games on a real table, through a webcam")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

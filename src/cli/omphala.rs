@@ -68,19 +68,11 @@ fn run_replay(file: &Path) -> ExitCode {
         Ok(record) => record,
         Err(code) => return code,
     };
-    let Replay {
-        state,
-        verdicts,
-        illegal,
-    } = replay(&record);
+    let Replay { state, verdicts, illegal } = replay(&record);
     let texts: Vec<String> = record.to_string().lines().map(str::to_string).collect();
     for verdict in &verdicts {
         let line_text = texts.get(verdict.line - 1).map_or("", String::as_str);
-        println!(
-            "{:>4}: {line_text}  =>  ok: {}",
-            verdict.line,
-            verdict_text(&state, &verdict.events)
-        );
+        println!("{:>4}: {line_text}  =>  ok: {}", verdict.line, verdict_text(&state, &verdict.events));
     }
     if let Some((line, why)) = illegal {
         let line_text = texts.get(line - 1).map_or("", String::as_str);
@@ -132,11 +124,7 @@ fn run_simulate(players: usize, games: usize, seed: u64) -> ExitCode {
         }
     };
     println!("{} games of {players} players, seed {seed}", summary.games);
-    println!(
-        "average game length: {:.1} turns, {:.1} inputs",
-        summary.average_turns(),
-        summary.average_inputs()
-    );
+    println!("average game length: {:.1} turns, {:.1} inputs", summary.average_turns(), summary.average_inputs());
     println!("decided by:");
     for (decider, count) in summary.decided_by {
         let share = 100.0 * count as f64 / summary.games.max(1) as f64;

@@ -23,6 +23,9 @@ pub enum RenderCommand {
         width: i32,
         #[arg(long, default_value_t = 720)]
         height: i32,
+        /// Also draw indices with the fonts found under this folder (e.g. /usr/share/fonts).
+        #[arg(long)]
+        fonts: Option<PathBuf>,
     },
     /// The demo table as a video file (MJPG in AVI).
     Demo {
@@ -35,12 +38,7 @@ pub enum RenderCommand {
 
 pub fn run(command: RenderCommand) -> ExitCode {
     let result = match command {
-        RenderCommand::Scene {
-            seed,
-            out,
-            width,
-            height,
-        } => scene(seed, &out, Size::new(width, height)),
+        RenderCommand::Scene { seed, out, width, height, fonts } => scene(seed, &out, Size::new(width, height), fonts),
         RenderCommand::Demo { seconds, out } => demo(seconds, &out),
     };
     match result {
@@ -49,20 +47,17 @@ pub fn run(command: RenderCommand) -> ExitCode {
     }
 }
 
-fn scene(seed: u64, out: &std::path::Path, size: Size) -> Result<(), String> {
+fn scene(seed: u64, out: &std::path::Path, size: Size, fonts: Option<PathBuf>) -> Result<(), String> {
     if size.width < 64 || size.height < 64 {
-        return Err(format!(
-            "a scene must be at least 64x64 pixels, not {}x{}",
-            size.width, size.height
-        ));
+        return Err(format!("a scene must be at least 64x64 pixels, not {}x{}", size.width, size.height));
     }
-    let options = SceneOptions {
-        size,
-        ..SceneOptions::default()
+    let fonts = match fonts {
+        Some(dir) if !dir.is_dir() => return Err(format!("'{}' is not a folder", dir.display())),
+        Some(dir) => crate::render::fonts::fonts_under(&dir),
+        None => Vec::new(),
     };
-    let rendered = Renderer::new()
-        .render(&random_scene(seed, &options))
-        .map_err(|e| e.to_string())?;
+    let options = SceneOptions { size, fonts, ..SceneOptions::default() };
+    let rendered = Renderer::new().render(&random_scene(seed, &options)).map_err(|e| e.to_string())?;
     write_image(out, &rendered.image)?;
     let truth = serde_json::json!({"image": out.display().to_string(), "seed": seed, "cards": rendered.truth});
     println!("{truth}");
@@ -88,10 +83,7 @@ fn demo(seconds: f64, out: &std::path::Path) -> Result<(), String> {
 pub fn write_image(path: &std::path::Path, image: &opencv::core::Mat) -> Result<(), String> {
     match imgcodecs::imwrite(path.display().to_string(), image, &Vector::new()) {
         Ok(true) => Ok(()),
-        Ok(false) => Err(format!(
-            "cannot write '{}': unknown image extension or unwritable place",
-            path.display()
-        )),
+        Ok(false) => Err(format!("cannot write '{}': unknown image extension or unwritable place", path.display())),
         Err(e) => Err(format!("cannot write '{}': {}", path.display(), e.message)),
     }
 }

@@ -51,12 +51,7 @@ pub struct DemoTable {
 
 impl DemoTable {
     pub fn new(size: Size, seed: u64) -> DemoTable {
-        DemoTable {
-            size,
-            seed,
-            script: write_script(seed),
-            renderer: Renderer::new(),
-        }
+        DemoTable { size, seed, script: write_script(seed), renderer: Renderer::new() }
     }
 
     /// How long one full game of the script lasts, in seconds.
@@ -102,26 +97,15 @@ fn ease(t: f64) -> f64 {
 /// Deals and plays a plausible game, recording the table before every move.
 fn write_script(seed: u64) -> Script {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut table = Table {
-        deck: Card::deck(),
-        ..Table::default()
-    };
+    let mut table = Table { deck: Card::deck(), ..Table::default() };
     table.deck.shuffle(&mut rng);
     let mut steps = vec![(table.clone(), 0)];
     let record = |table: &Table, player: usize, steps: &mut Vec<(Table, usize)>| steps.push((table.clone(), player));
     for round in 0..7 {
         for player in 0..2 {
             let card = table.deck.pop().expect("a fresh deck has 52 cards");
-            let row = if round < 5 {
-                &mut table.back[player]
-            } else {
-                &mut table.front[player]
-            };
-            row.push(Entity {
-                base: card,
-                base_up: round < 5,
-                modifier: None,
-            });
+            let row = if round < 5 { &mut table.back[player] } else { &mut table.front[player] };
+            row.push(Entity { base: card, base_up: round < 5, modifier: None });
             record(&table, player, &mut steps);
         }
     }
@@ -139,9 +123,8 @@ fn write_script(seed: u64) -> Script {
 /// Makes one move for `player`: enhance, attack or draw. Returns whether anything moved.
 fn play_one(table: &mut Table, player: usize, rng: &mut ChaCha8Rng) -> bool {
     let back = &table.back[player];
-    let hearts: Vec<usize> = (0..back.len())
-        .filter(|&i| back[i].base.suit == Suit::Hearts && back[i].modifier.is_none())
-        .collect();
+    let hearts: Vec<usize> =
+        (0..back.len()).filter(|&i| back[i].base.suit == Suit::Hearts && back[i].modifier.is_none()).collect();
     let bases: Vec<usize> = (0..back.len())
         .filter(|&i| {
             back[i].base.suit != Suit::Diamonds && back[i].base.suit != Suit::Hearts && back[i].modifier.is_none()
@@ -166,22 +149,13 @@ fn play_one(table: &mut Table, player: usize, rng: &mut ChaCha8Rng) -> bool {
         let attacker = table.back[player].remove(*attackers.choose(rng).expect("not empty"));
         let target = rng.random_range(0..table.front[1 - player].len());
         let victim = table.front[1 - player].remove(target);
-        table
-            .discard
-            .extend(std::iter::once(victim.base).chain(victim.modifier));
-        table.front[player].push(Entity {
-            base_up: false,
-            ..attacker
-        });
+        table.discard.extend(std::iter::once(victim.base).chain(victim.modifier));
+        table.front[player].push(Entity { base_up: false, ..attacker });
         return true;
     }
     match table.deck.pop() {
         Some(card) if table.back[player].len() < 7 => {
-            table.back[player].push(Entity {
-                base: card,
-                base_up: true,
-                modifier: None,
-            });
+            table.back[player].push(Entity { base: card, base_up: true, modifier: None });
             true
         }
         Some(card) => {
@@ -209,23 +183,11 @@ fn lay_out(table: &Table) -> Vec<PlacedCard> {
     pile(&table.discard, Pt::new(400.0, 0.0), true, &mut cards);
     pile(&table.deck, Pt::new(-400.0, 0.0), false, &mut cards);
     for player in 0..2 {
-        let (side, angle) = if player == 0 {
-            (1.0, 0.0)
-        } else {
-            (-1.0, std::f64::consts::PI)
-        };
-        for (row, y, first_x) in [
-            (&table.front[player], 225.0, -160.0),
-            (&table.back[player], 95.0, -250.0),
-        ] {
+        let (side, angle) = if player == 0 { (1.0, 0.0) } else { (-1.0, std::f64::consts::PI) };
+        for (row, y, first_x) in [(&table.front[player], 225.0, -160.0), (&table.back[player], 95.0, -250.0)] {
             for (i, entity) in row.iter().enumerate() {
                 let centre = Pt::new(side * (first_x + 80.0 * i as f64), side * y);
-                cards.push(PlacedCard {
-                    card: entity.base,
-                    face_up: entity.base_up,
-                    centre,
-                    angle,
-                });
+                cards.push(PlacedCard { card: entity.base, face_up: entity.base_up, centre, angle });
                 if let Some(modifier) = entity.modifier {
                     let offset = 0.42 * CARD_MM.1 * side;
                     cards.push(PlacedCard {
@@ -270,16 +232,9 @@ fn interpolate(from: &[PlacedCard], to: &[PlacedCard], t: f64) -> (Vec<PlacedCar
 }
 
 fn hand_for(card: &PlacedCard, player: usize) -> Hand {
-    let (side, angle) = if player == 0 {
-        (1.0, -std::f64::consts::FRAC_PI_2)
-    } else {
-        (-1.0, std::f64::consts::FRAC_PI_2)
-    };
-    Hand {
-        palm: Pt::new(card.centre.x + 20.0, card.centre.y + side * 95.0),
-        angle,
-        skin: [214, 160, 128],
-    }
+    let (side, angle) =
+        if player == 0 { (1.0, -std::f64::consts::FRAC_PI_2) } else { (-1.0, std::f64::consts::FRAC_PI_2) };
+    Hand { palm: Pt::new(card.centre.x + 20.0, card.centre.y + side * 95.0), angle, skin: [214, 160, 128] }
 }
 
 #[cfg(test)]

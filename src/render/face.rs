@@ -13,11 +13,23 @@ use crate::cards::{Card, Rank, Suit};
 /// Width : height of a poker-size card (63 × 88 mm).
 pub const CARD_ASPECT: f64 = 88.0 / 63.0;
 
-/// Which bundled typeface draws the index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which typeface draws the index: one bundled with the program, or any TrueType/OpenType font
+/// given as bytes (training data uses the fonts installed on the machine, for variety).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IndexFont {
     Hack,
     Ubuntu,
+    Custom(std::sync::Arc<[u8]>),
+}
+
+impl IndexFont {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            IndexFont::Hack => epaint_default_fonts::HACK_REGULAR,
+            IndexFont::Ubuntu => epaint_default_fonts::UBUNTU_LIGHT,
+            IndexFont::Custom(bytes) => bytes,
+        }
+    }
 }
 
 /// How a face is drawn; varied by the random scene generator so that recognisers see many designs.
@@ -58,11 +70,7 @@ pub struct BackStyle {
 
 impl Default for BackStyle {
     fn default() -> Self {
-        BackStyle {
-            field: bgr(40, 60, 150),
-            lattice: bgr(90, 120, 210),
-            margin: bgr(240, 240, 236),
-        }
+        BackStyle { field: bgr(40, 60, 150), lattice: bgr(90, 120, 210), margin: bgr(240, 240, 236) }
     }
 }
 
@@ -145,32 +153,10 @@ pub fn card_mask(width: i32) -> opencv::Result<Mat> {
     let mut mask = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
     let r = (0.06 * f64::from(w)).round() as i32;
     let white = Scalar::all(255.0);
-    imgproc::rectangle(
-        &mut mask,
-        Rect::new(r, 0, w - 2 * r, h),
-        white,
-        imgproc::FILLED,
-        imgproc::LINE_8,
-        0,
-    )?;
-    imgproc::rectangle(
-        &mut mask,
-        Rect::new(0, r, w, h - 2 * r),
-        white,
-        imgproc::FILLED,
-        imgproc::LINE_8,
-        0,
-    )?;
+    imgproc::rectangle(&mut mask, Rect::new(r, 0, w - 2 * r, h), white, imgproc::FILLED, imgproc::LINE_8, 0)?;
+    imgproc::rectangle(&mut mask, Rect::new(0, r, w, h - 2 * r), white, imgproc::FILLED, imgproc::LINE_8, 0)?;
     for (cx, cy) in [(r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)] {
-        imgproc::circle(
-            &mut mask,
-            Point::new(cx, cy),
-            r,
-            white,
-            imgproc::FILLED,
-            imgproc::LINE_AA,
-            0,
-        )?;
+        imgproc::circle(&mut mask, Point::new(cx, cy), r, white, imgproc::FILLED, imgproc::LINE_AA, 0)?;
     }
     Ok(mask)
 }
@@ -192,12 +178,7 @@ fn mirror_index(face: &mut Mat, bx: Rect) -> opencv::Result<()> {
     let corner = Mat::roi(face, bx)?.try_clone()?;
     let mut turned = Mat::default();
     core::flip(&corner, &mut turned, -1)?;
-    let target = Rect::new(
-        face.cols() - bx.x - bx.width,
-        face.rows() - bx.y - bx.height,
-        bx.width,
-        bx.height,
-    );
+    let target = Rect::new(face.cols() - bx.x - bx.width, face.rows() - bx.y - bx.height, bx.width, bx.height);
     let mut dst = Mat::roi_mut(face, target)?;
     turned.copy_to(&mut dst)
 }
@@ -211,11 +192,8 @@ fn draw_text(
     height: f64,
     ink: Scalar,
 ) -> opencv::Result<()> {
-    let bytes = match style.font {
-        IndexFont::Hack => epaint_default_fonts::HACK_REGULAR,
-        IndexFont::Ubuntu => epaint_default_fonts::UBUNTU_LIGHT,
-    };
-    let font = FontRef::try_from_slice(bytes).map_err(|e| opencv::Error::new(core::StsError, e.to_string()))?;
+    let font =
+        FontRef::try_from_slice(style.font.bytes()).map_err(|e| opencv::Error::new(core::StsError, e.to_string()))?;
     let cap = font.as_scaled(PxScale::from(1.0)).ascent() * 0.72;
     let scale = PxScale::from((height / f64::from(cap)) as f32);
     let scaled = font.as_scaled(scale);
@@ -323,12 +301,7 @@ fn draw_pips(face: &mut Mat, suit: Suit, n: u8, ink: Scalar) -> opencv::Result<(
 /// A framed court: coloured frame, a large letter, a suit pip and a headdress that differs by rank.
 fn draw_court(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> opencv::Result<()> {
     let (w, h) = (f64::from(face.cols()), f64::from(face.rows()));
-    let frame = Rect::new(
-        (0.24 * w) as i32,
-        (0.12 * h) as i32,
-        (0.52 * w) as i32,
-        (0.76 * h) as i32,
-    );
+    let frame = Rect::new((0.24 * w) as i32, (0.12 * h) as i32, (0.52 * w) as i32, (0.76 * h) as i32);
     let thickness = (w / 60.0).max(1.0) as i32;
     imgproc::rectangle(face, frame, style.court_accent, thickness, imgproc::LINE_AA, 0)?;
     let cx = w / 2.0;
@@ -340,24 +313,12 @@ fn draw_court(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> ope
 fn draw_headdress(face: &mut Mat, rank: Rank, base: Pt, width: f64, ink: Scalar, accent: Scalar) -> opencv::Result<()> {
     let half = width / 2.0;
     let outline: Vec<Pt> = match rank {
-        Rank::KING => vec![
-            (-1.0, 0.0),
-            (-1.0, -0.8),
-            (-0.5, -0.35),
-            (0.0, -1.0),
-            (0.5, -0.35),
-            (1.0, -0.8),
-            (1.0, 0.0),
-        ],
-        Rank::QUEEN => vec![
-            (-1.0, 0.0),
-            (-0.7, -0.6),
-            (-0.35, -0.3),
-            (0.0, -0.75),
-            (0.35, -0.3),
-            (0.7, -0.6),
-            (1.0, 0.0),
-        ],
+        Rank::KING => {
+            vec![(-1.0, 0.0), (-1.0, -0.8), (-0.5, -0.35), (0.0, -1.0), (0.5, -0.35), (1.0, -0.8), (1.0, 0.0)]
+        }
+        Rank::QUEEN => {
+            vec![(-1.0, 0.0), (-0.7, -0.6), (-0.35, -0.3), (0.0, -0.75), (0.35, -0.3), (0.7, -0.6), (1.0, 0.0)]
+        }
         _ => vec![(-1.0, 0.0), (-0.8, -0.5), (0.8, -0.5), (1.0, 0.0)],
     }
     .into_iter()
@@ -384,10 +345,8 @@ pub fn draw_pip(
 ) -> opencv::Result<()> {
     let flip = if upside_down { -1.0 } else { 1.0 };
     for part in pip_parts(suit) {
-        let pts: Vec<Pt> = part
-            .iter()
-            .map(|p| Pt::new(centre.x + p.x * size * flip, centre.y + p.y * size * flip))
-            .collect();
+        let pts: Vec<Pt> =
+            part.iter().map(|p| Pt::new(centre.x + p.x * size * flip, centre.y + p.y * size * flip)).collect();
         fill(img, &pts, ink)?;
     }
     Ok(())
@@ -406,31 +365,16 @@ fn pip_parts(suit: Suit) -> Vec<Vec<Pt>> {
     let tri =
         |a: (f64, f64), b: (f64, f64), c: (f64, f64)| vec![Pt::new(a.0, a.1), Pt::new(b.0, b.1), Pt::new(c.0, c.1)];
     match suit {
-        Suit::Diamonds => vec![vec![
-            Pt::new(0.0, -0.5),
-            Pt::new(0.36, 0.0),
-            Pt::new(0.0, 0.5),
-            Pt::new(-0.36, 0.0),
-        ]],
+        Suit::Diamonds => vec![vec![Pt::new(0.0, -0.5), Pt::new(0.36, 0.0), Pt::new(0.0, 0.5), Pt::new(-0.36, 0.0)]],
         Suit::Hearts => vec![
             circle(-0.22, -0.22, 0.25),
             circle(0.22, -0.22, 0.25),
-            vec![
-                Pt::new(-0.46, -0.15),
-                Pt::new(0.0, -0.2),
-                Pt::new(0.46, -0.15),
-                Pt::new(0.0, 0.5),
-            ],
+            vec![Pt::new(-0.46, -0.15), Pt::new(0.0, -0.2), Pt::new(0.46, -0.15), Pt::new(0.0, 0.5)],
         ],
         Suit::Spades => vec![
             circle(-0.22, 0.06, 0.23),
             circle(0.22, 0.06, 0.23),
-            vec![
-                Pt::new(0.0, -0.5),
-                Pt::new(0.44, 0.0),
-                Pt::new(0.0, 0.12),
-                Pt::new(-0.44, 0.0),
-            ],
+            vec![Pt::new(0.0, -0.5), Pt::new(0.44, 0.0), Pt::new(0.0, 0.12), Pt::new(-0.44, 0.0)],
             tri((0.0, 0.05), (0.17, 0.5), (-0.17, 0.5)),
         ],
         Suit::Clubs => vec![
@@ -447,10 +391,8 @@ fn pip_parts(suit: Suit) -> Vec<Vec<Pt>> {
 pub fn fill(img: &mut Mat, pts: &[Pt], colour: Scalar) -> opencv::Result<()> {
     const SHIFT: i32 = 4;
     let scale = f64::from(1 << SHIFT);
-    let poly: Vector<Point> = pts
-        .iter()
-        .map(|p| Point::new((p.x * scale).round() as i32, (p.y * scale).round() as i32))
-        .collect();
+    let poly: Vector<Point> =
+        pts.iter().map(|p| Point::new((p.x * scale).round() as i32, (p.y * scale).round() as i32)).collect();
     imgproc::fill_convex_poly(img, &poly, colour, imgproc::LINE_AA, SHIFT)
 }
 
@@ -477,12 +419,8 @@ mod tests {
         for card in Card::deck() {
             let face = draw_face(card, &style, 200).unwrap();
             let bx = index_box(200, &style);
-            let opposite = Rect::new(
-                face.cols() - bx.x - bx.width,
-                face.rows() - bx.y - bx.height,
-                bx.width,
-                bx.height,
-            );
+            let opposite =
+                Rect::new(face.cols() - bx.x - bx.width, face.rows() - bx.y - bx.height, bx.width, bx.height);
             let centre = Rect::new(50, 28, 100, 224);
             for rect in [bx, opposite, centre] {
                 let f = ink_fraction(&face, rect, style.paper);

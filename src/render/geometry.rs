@@ -60,10 +60,7 @@ impl Homography {
     pub fn apply(&self, p: Pt) -> Pt {
         let m = &self.0;
         let w = m[2][0] * p.x + m[2][1] * p.y + m[2][2];
-        Pt::new(
-            (m[0][0] * p.x + m[0][1] * p.y + m[0][2]) / w,
-            (m[1][0] * p.x + m[1][1] * p.y + m[1][2]) / w,
-        )
+        Pt::new((m[0][0] * p.x + m[0][1] * p.y + m[0][2]) / w, (m[1][0] * p.x + m[1][1] * p.y + m[1][2]) / w)
     }
 
     /// The transform taking the four `from` points onto the four `to` points (direct linear solve).
@@ -179,23 +176,13 @@ mod tests {
 
     #[test]
     fn degenerate_quads_have_no_homography() {
-        let line = [
-            Pt::new(0.0, 0.0),
-            Pt::new(1.0, 0.0),
-            Pt::new(2.0, 0.0),
-            Pt::new(3.0, 0.0),
-        ];
+        let line = [Pt::new(0.0, 0.0), Pt::new(1.0, 0.0), Pt::new(2.0, 0.0), Pt::new(3.0, 0.0)];
         assert!(Homography::from_quads(&line, &line).is_none());
     }
 
     #[test]
     fn containment_in_a_rotated_quad() {
-        let q = [
-            Pt::new(0.0, 5.0),
-            Pt::new(5.0, 0.0),
-            Pt::new(10.0, 5.0),
-            Pt::new(5.0, 10.0),
-        ];
+        let q = [Pt::new(0.0, 5.0), Pt::new(5.0, 0.0), Pt::new(10.0, 5.0), Pt::new(5.0, 10.0)];
         assert!(quad_contains(&q, Pt::new(5.0, 5.0)));
         assert!(!quad_contains(&q, Pt::new(0.5, 0.5)));
     }

@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod face;
+pub mod fonts;
 pub mod geometry;
 pub mod random;
 pub mod scene;

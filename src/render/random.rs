@@ -24,6 +24,8 @@ pub struct SceneOptions {
     pub hand_chance: f64,
     pub max_blur: f64,
     pub max_noise: f64,
+    /// Extra index typefaces to draw faces with, besides the two bundled ones.
+    pub fonts: Vec<std::sync::Arc<[u8]>>,
 }
 
 impl Default for SceneOptions {
@@ -35,6 +37,7 @@ impl Default for SceneOptions {
             hand_chance: 0.5,
             max_blur: 1.2,
             max_noise: 5.0,
+            fonts: Vec::new(),
         }
     }
 }
@@ -62,7 +65,7 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
         lighting: random_lighting(&mut rng, options.size),
         cards,
         hand,
-        face_style: random_face_style(&mut rng),
+        face_style: random_face_style(&mut rng, &options.fonts),
         back_style: random_back_style(&mut rng),
         blur_sigma: rng.random_range(0.0..=options.max_blur),
         noise_sigma: rng.random_range(0.0..=options.max_noise),
@@ -73,10 +76,7 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
 /// Groups of cards: cascades (each card covering all but the top index of the one below),
 /// modifier pairs, face-down piles and loose cards, placed where the camera sees them.
 fn lay_out_cards(rng: &mut ChaCha8Rng, camera: &Camera, deck: &mut Vec<Card>, wanted: usize) -> Vec<PlacedCard> {
-    let to_table = camera
-        .table_to_image
-        .inverse()
-        .expect("camera homography is invertible");
+    let to_table = camera.table_to_image.inverse().expect("camera homography is invertible");
     let mut placed: Vec<PlacedCard> = Vec::new();
     let mut attempts = 0;
     while placed.len() < wanted && attempts < 200 {
@@ -103,11 +103,8 @@ fn lay_out_cards(rng: &mut ChaCha8Rng, camera: &Camera, deck: &mut Vec<Card>, wa
         let group: Vec<PlacedCard> = (0..count)
             .map(|k| {
                 let along = step * k as f64;
-                let jitter = if kind == Group::FaceDown {
-                    rng.random_range(-0.15..0.15)
-                } else {
-                    rng.random_range(-0.03..0.03)
-                };
+                let jitter =
+                    if kind == Group::FaceDown { rng.random_range(-0.15..0.15) } else { rng.random_range(-0.03..0.03) };
                 PlacedCard {
                     card: deck.pop().expect("at most 52 cards are placed"),
                     face_up: kind != Group::FaceDown,
@@ -141,22 +138,14 @@ fn fits(camera: &Camera, placed: &[PlacedCard], group: &[PlacedCard]) -> bool {
         let q = camera.table_to_image.apply(p);
         q.x > 2.0 && q.y > 2.0 && q.x < f64::from(size.width) - 2.0 && q.y < f64::from(size.height) - 2.0
     });
-    let clear = group
-        .iter()
-        .all(|g| placed.iter().all(|c| c.centre.distance(g.centre) > CARD_MM.1 * 1.15));
+    let clear = group.iter().all(|g| placed.iter().all(|c| c.centre.distance(g.centre) > CARD_MM.1 * 1.15));
     inside && clear
 }
 
 fn random_hand(rng: &mut ChaCha8Rng, cards: &[PlacedCard]) -> Hand {
     let near = cards[rng.random_range(0..cards.len())].centre;
     let offset = Pt::new(rng.random_range(-120.0..120.0), rng.random_range(-120.0..120.0));
-    let skins = [
-        [224, 172, 140],
-        [198, 134, 96],
-        [141, 85, 52],
-        [246, 204, 180],
-        [92, 56, 38],
-    ];
+    let skins = [[224, 172, 140], [198, 134, 96], [141, 85, 52], [246, 204, 180], [92, 56, 38]];
     Hand {
         palm: Pt::new(near.x + offset.x, near.y + offset.y),
         angle: rng.random_range(0.0..std::f64::consts::TAU),
@@ -166,10 +155,8 @@ fn random_hand(rng: &mut ChaCha8Rng, cards: &[PlacedCard]) -> Hand {
 
 fn random_lighting(rng: &mut ChaCha8Rng, size: Size) -> Lighting {
     let glare = rng.random_bool(0.3).then(|| {
-        let centre = Pt::new(
-            rng.random_range(0.0..f64::from(size.width)),
-            rng.random_range(0.0..f64::from(size.height)),
-        );
+        let centre =
+            Pt::new(rng.random_range(0.0..f64::from(size.width)), rng.random_range(0.0..f64::from(size.height)));
         (centre, rng.random_range(40.0..160.0), rng.random_range(0.2..0.6))
     });
     Lighting {
@@ -181,20 +168,20 @@ fn random_lighting(rng: &mut ChaCha8Rng, size: Size) -> Lighting {
     }
 }
 
-fn random_face_style(rng: &mut ChaCha8Rng) -> FaceStyle {
+fn random_font(rng: &mut ChaCha8Rng, extra: &[std::sync::Arc<[u8]>]) -> IndexFont {
+    match rng.random_range(0..2 + extra.len()) {
+        0 => IndexFont::Hack,
+        1 => IndexFont::Ubuntu,
+        n => IndexFont::Custom(extra[n - 2].clone()),
+    }
+}
+
+fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -> FaceStyle {
     let shade = |rng: &mut ChaCha8Rng, r: (u8, u8), g: (u8, u8), b: (u8, u8)| {
-        bgr(
-            rng.random_range(r.0..=r.1),
-            rng.random_range(g.0..=g.1),
-            rng.random_range(b.0..=b.1),
-        )
+        bgr(rng.random_range(r.0..=r.1), rng.random_range(g.0..=g.1), rng.random_range(b.0..=b.1))
     };
     FaceStyle {
-        font: if rng.random_bool(0.5) {
-            IndexFont::Hack
-        } else {
-            IndexFont::Ubuntu
-        },
+        font: random_font(rng, fonts),
         index_height: rng.random_range(0.13..0.17),
         weight: rng.random_range(0.5..2.5),
         paper: shade(rng, (225, 255), (225, 252), (215, 245)),
@@ -205,18 +192,10 @@ fn random_face_style(rng: &mut ChaCha8Rng) -> FaceStyle {
 }
 
 fn random_back_style(rng: &mut ChaCha8Rng) -> BackStyle {
-    let field = bgr(
-        rng.random_range(20..200),
-        rng.random_range(20..120),
-        rng.random_range(20..200),
-    );
+    let field = bgr(rng.random_range(20..200), rng.random_range(20..120), rng.random_range(20..200));
     BackStyle {
         field,
-        lattice: bgr(
-            rng.random_range(80..255),
-            rng.random_range(80..255),
-            rng.random_range(80..255),
-        ),
+        lattice: bgr(rng.random_range(80..255), rng.random_range(80..255), rng.random_range(80..255)),
         ..BackStyle::default()
     }
 }

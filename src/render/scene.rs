@@ -36,12 +36,7 @@ impl Camera {
             Pt::new(centre.x + turned.x, centre.y + turned.y)
         });
         let inset = w / 2.0 * tilt;
-        let image_quad = [
-            Pt::new(inset, 0.0),
-            Pt::new(w - inset, 0.0),
-            Pt::new(w, h),
-            Pt::new(0.0, h),
-        ];
+        let image_quad = [Pt::new(inset, 0.0), Pt::new(w - inset, 0.0), Pt::new(w, h), Pt::new(0.0, h)];
         let table_to_image = Homography::from_quads(&table_quad, &image_quad).unwrap_or(Homography::IDENTITY);
         Camera { table_to_image, size }
     }
@@ -168,10 +163,7 @@ impl Renderer {
         draw_shadows(&mut frame, scene)?;
         let mut quads = Vec::with_capacity(scene.cards.len());
         for (i, placed) in scene.cards.iter().enumerate() {
-            let to_image = scene
-                .camera
-                .table_to_image
-                .then_after(&placed.face_to_table(face_width));
+            let to_image = scene.camera.table_to_image.then_after(&placed.face_to_table(face_width));
             self.composite(&mut frame, placed, face_width, &to_image)?;
             let quad = face_corners(face_width).map(|p| to_image.apply(p));
             fill_quad(&mut labels, &quad, Scalar::all((i + 1).min(254) as f64))?;
@@ -204,16 +196,9 @@ impl Renderer {
 
     /// Face bitmap width: about twice the largest on-screen card width, so warps only shrink.
     fn face_width(&self, scene: &Scene) -> i32 {
-        let largest = scene
-            .cards
-            .iter()
-            .map(|c| scene.camera.scale_at(c.centre))
-            .fold(1.0, f64::max);
+        let largest = scene.cards.iter().map(|c| scene.camera.scale_at(c.centre)).fold(1.0, f64::max);
         let wanted = largest * CARD_MM.0 * 1.5;
-        [120, 180, 260, 400, 600]
-            .into_iter()
-            .find(|&w| f64::from(w) >= wanted)
-            .unwrap_or(600)
+        [120, 180, 260, 400, 600].into_iter().find(|&w| f64::from(w) >= wanted).unwrap_or(600)
     }
 
     fn background(&mut self, scene: &Scene) -> opencv::Result<Mat> {
@@ -222,10 +207,7 @@ impl Renderer {
         if self.texture.as_ref().map(|(k, _)| *k) != Some(key) {
             self.texture = Some((key, table::table_texture(scene.table, size, scene.table_seed)?));
         }
-        self.texture
-            .as_ref()
-            .map(|(_, m)| m.try_clone())
-            .expect("texture was just cached")
+        self.texture.as_ref().map(|(_, m)| m.try_clone()).expect("texture was just cached")
     }
 
     fn light_map(&mut self, scene: &Scene) -> opencv::Result<&Mat> {
@@ -269,9 +251,7 @@ impl Renderer {
         let Some(roi) = clipped_box(&quad, frame.size()?) else {
             return Ok(());
         };
-        let local = Homography::translation(-f64::from(roi.x), -f64::from(roi.y))
-            .then_after(to_image)
-            .to_mat()?;
+        let local = Homography::translation(-f64::from(roi.x), -f64::from(roi.y)).then_after(to_image).to_mat()?;
         let bitmap = self.face_bitmap(placed, width)?.try_clone()?;
         let warped = warp(&bitmap, &local, roi.size())?;
         let warped_mask = warp(self.mask(width)?, &local, roi.size())?;
@@ -296,12 +276,8 @@ fn face_corners(width: i32) -> [Pt; 4] {
 }
 
 pub fn bounding_box(q: &[Pt; 4]) -> [f64; 4] {
-    let (x0, x1) = q
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.x), b.max(p.x)));
-    let (y0, y1) = q
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
+    let (x0, x1) = q.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.x), b.max(p.x)));
+    let (y0, y1) = q.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
     [x0, y0, x1 - x0, y1 - y0]
 }
 
@@ -316,9 +292,7 @@ fn clipped_box(quad: &[Pt; 4], size: Size) -> Option<Rect> {
 }
 
 fn to_points(pts: &[Pt]) -> Vector<Point> {
-    pts.iter()
-        .map(|p| Point::new(p.x.round() as i32, p.y.round() as i32))
-        .collect()
+    pts.iter().map(|p| Point::new(p.x.round() as i32, p.y.round() as i32)).collect()
 }
 
 fn fill_quad(img: &mut Mat, quad: &[Pt; 4], colour: Scalar) -> opencv::Result<()> {
@@ -386,10 +360,7 @@ fn hand_polygons(hand: &Hand, camera: &Camera) -> Vec<Vec<Pt>> {
     for part in [rect(0.0, -10.0, 58.0, 10.0), ellipse(58.0, 0.0, 10.0, 10.0)] {
         parts.push(part.into_iter().map(|p| thumb.apply(p)).collect());
     }
-    parts
-        .into_iter()
-        .map(|poly| poly.into_iter().map(|p| to_image.apply(p)).collect())
-        .collect()
+    parts.into_iter().map(|poly| poly.into_iter().map(|p| to_image.apply(p)).collect()).collect()
 }
 
 fn ground_truth(
@@ -401,12 +372,7 @@ fn ground_truth(
     let counts = label_counts(labels)?;
     let bx = face::index_box(face_width, &scene.face_style);
     let (fw, fh) = face::face_size(face_width);
-    let top_left = rect_quad(
-        f64::from(bx.x),
-        f64::from(bx.y),
-        f64::from(bx.width),
-        f64::from(bx.height),
-    );
+    let top_left = rect_quad(f64::from(bx.x), f64::from(bx.y), f64::from(bx.width), f64::from(bx.height));
     let bottom_right = rect_quad(
         f64::from(fw - bx.x - bx.width),
         f64::from(fh - bx.y - bx.height),
@@ -432,12 +398,7 @@ fn ground_truth(
 }
 
 fn rect_quad(x: f64, y: f64, w: f64, h: f64) -> [Pt; 4] {
-    [
-        Pt::new(x, y),
-        Pt::new(x + w, y),
-        Pt::new(x + w, y + h),
-        Pt::new(x, y + h),
-    ]
+    [Pt::new(x, y), Pt::new(x + w, y), Pt::new(x + w, y + h), Pt::new(x, y + h)]
 }
 
 fn label_counts(labels: &Mat) -> opencv::Result<[u32; 256]> {
@@ -470,9 +431,5 @@ fn region_visible(labels: &Mat, quad: &[Pt; 4], label: u8) -> bool {
 }
 
 fn polygon_area(q: &[Pt; 4]) -> f64 {
-    (0..4)
-        .map(|i| q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y)
-        .sum::<f64>()
-        .abs()
-        / 2.0
+    (0..4).map(|i| q[i].x * q[(i + 1) % 4].y - q[(i + 1) % 4].x * q[i].y).sum::<f64>().abs() / 2.0
 }

@@ -48,13 +48,7 @@ pub struct Lighting {
 
 impl Default for Lighting {
     fn default() -> Self {
-        Lighting {
-            gradient: 0.12,
-            gradient_angle: 0.6,
-            vignette: 0.15,
-            cast: [0.97, 1.0, 1.03],
-            glare: None,
-        }
+        Lighting { gradient: 0.12, gradient_angle: 0.6, vignette: 0.15, cast: [0.97, 1.0, 1.03], glare: None }
     }
 }
 
@@ -72,15 +66,7 @@ pub fn table_texture(kind: TableKind, size: Size, seed: u64) -> opencv::Result<M
     let mut channels = Vector::<Mat>::new();
     for c in 0..3 {
         let mut channel = Mat::default();
-        core::add_weighted(
-            &low,
-            low_amp,
-            &fine,
-            fine_amp,
-            base[c] + tint[c],
-            &mut channel,
-            core::CV_32F,
-        )?;
+        core::add_weighted(&low, low_amp, &fine, fine_amp, base[c] + tint[c], &mut channel, core::CV_32F)?;
         channels.push(channel);
     }
     let mut merged = Mat::default();
@@ -127,9 +113,8 @@ pub fn gain_map(light: &Lighting, size: Size) -> opencv::Result<Mat> {
             }
         }
     }
-    let coarse = Mat::new_rows_cols_with_data(grid.height, grid.width * 3, &data)?
-        .reshape(3, grid.height)?
-        .try_clone()?;
+    let coarse =
+        Mat::new_rows_cols_with_data(grid.height, grid.width * 3, &data)?.reshape(3, grid.height)?.try_clone()?;
     let mut out = Mat::default();
     imgproc::resize(&coarse, &mut out, size, 0.0, 0.0, imgproc::INTER_LINEAR)?;
     Ok(out)
@@ -186,10 +171,7 @@ mod tests {
     #[test]
     fn glare_brightens_its_spot() {
         let size = Size::new(320, 180);
-        let light = Lighting {
-            glare: Some((Pt::new(80.0, 90.0), 30.0, 0.6)),
-            ..Lighting::default()
-        };
+        let light = Lighting { glare: Some((Pt::new(80.0, 90.0), 30.0, 0.6)), ..Lighting::default() };
         let gain = gain_map(&light, size).unwrap();
         let at = |x, y| gain.at_2d::<core::Vec3b>(y, x).unwrap()[1];
         assert!(at(80, 90) > at(240, 90) + 40, "{} vs {}", at(80, 90), at(240, 90));

@@ -27,11 +27,7 @@ pub fn load_deck(spec: &str, base: &Path) -> Result<Deck, DeckError> {
         return Ok(deck);
     }
     let path = Path::new(spec);
-    let path = if path.is_relative() {
-        base.join(path)
-    } else {
-        path.to_path_buf()
-    };
+    let path = if path.is_relative() { base.join(path) } else { path.to_path_buf() };
     Deck::load(&path)
 }
 

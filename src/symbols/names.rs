@@ -58,10 +58,7 @@ impl NameMatcher {
                 }
             }
         }
-        NameMatcher {
-            entries,
-            names: deck.symbols().to_vec(),
-        }
+        NameMatcher { entries, names: deck.symbols().to_vec() }
     }
 
     pub fn resolve(&self, called: &str) -> NameMatch {
@@ -159,15 +156,7 @@ mod tests {
     use super::*;
 
     fn deck() -> Deck {
-        let names = [
-            "Bob",
-            "Box",
-            "Meet-in-the-Middle",
-            "Vigenère",
-            "Grøstl",
-            "Turtle(ART)",
-            "Key",
-        ];
+        let names = ["Bob", "Box", "Meet-in-the-Middle", "Vigenère", "Grøstl", "Turtle(ART)", "Key"];
         let mut deck = Deck::new("t", names.iter().map(|s| s.to_string()).collect(), Vec::new());
         deck.add_synonyms(2, ["MITM".to_string()]);
         deck

@@ -53,11 +53,7 @@ enum Entry {
 pub fn replay(text: &str, base: &Path) -> Replay {
     let mut replayer = Replayer::default();
     let outcome = parse(text).and_then(|entries| replayer.run(&entries, base, text.lines().count()));
-    Replay {
-        report: replayer.report,
-        outcome,
-        verdicts: replayer.verdicts,
-    }
+    Replay { report: replayer.report, outcome, verdicts: replayer.verdicts }
 }
 
 fn parse(text: &str) -> Result<Vec<(usize, Entry)>, ReplayError> {
@@ -92,15 +88,12 @@ fn parse_line(content: &str) -> Result<Entry, String> {
         "centre" | "center" if words.len() == 1 => Entry::Centre(card(words[0])?),
         "round" if !words.is_empty() => Entry::Round(cards(&words)?),
         "claim" => Entry::Claim(parse_claim(rest)?),
-        "seen" if words.len() == 2 => Entry::Seen(
-            words[0].to_string(),
-            if words[1] == "-" { None } else { Some(card(words[1])?) },
-        ),
+        "seen" if words.len() == 2 => {
+            Entry::Seen(words[0].to_string(), if words[1] == "-" { None } else { Some(card(words[1])?) })
+        }
         "end" if words.is_empty() => Entry::End,
         "deck" | "pile" | "draw" | "centre" | "center" | "round" | "seen" | "end" => {
-            return Err(format!(
-                "wrong arguments for \"{keyword}\" (see docs/minigame-notation.md)"
-            ));
+            return Err(format!("wrong arguments for \"{keyword}\" (see docs/minigame-notation.md)"));
         }
         _ => return Err(format!("unknown keyword \"{keyword}\"")),
     })
@@ -108,20 +101,11 @@ fn parse_line(content: &str) -> Result<Entry, String> {
 
 fn parse_option(words: &[&str]) -> Result<Entry, String> {
     match words {
-        ["penalty", n] => n
-            .parse()
-            .map(Entry::Penalty)
-            .map_err(|_| format!("bad penalty \"{n}\"")),
-        ["window", ms] => ms
-            .parse()
-            .map(Entry::Window)
-            .map_err(|_| format!("bad window \"{ms}\" (milliseconds)")),
+        ["penalty", n] => n.parse().map(Entry::Penalty).map_err(|_| format!("bad penalty \"{n}\"")),
+        ["window", ms] => ms.parse().map(Entry::Window).map_err(|_| format!("bad window \"{ms}\" (milliseconds)")),
         ["places", "on"] => Ok(Entry::Places(true)),
         ["places", "off"] => Ok(Entry::Places(false)),
-        _ => Err(format!(
-            "unknown option \"{}\" (penalty N, window MS, places on|off)",
-            words.join(" ")
-        )),
+        _ => Err(format!("unknown option \"{}\" (penalty N, window MS, places on|off)", words.join(" "))),
     }
 }
 
@@ -147,12 +131,7 @@ fn parse_claim(rest: &str) -> Result<Claim, String> {
     if called.is_empty() || target.as_deref() == Some("") {
         return Err("a claim is: claim TIME PLAYER CALLED [> TARGET]".into());
     }
-    Ok(Claim {
-        player: player.to_string(),
-        called: called.to_string(),
-        time_ms: parse_time(time)?,
-        target,
-    })
+    Ok(Claim { player: player.to_string(), called: called.to_string(), time_ms: parse_time(time)?, target })
 }
 
 /// "12.345" seconds as milliseconds; at most three decimals.
@@ -163,15 +142,8 @@ fn parse_time(text: &str) -> Result<u64, String> {
         return Err(bad());
     }
     let whole: u64 = whole.parse().map_err(|_| bad())?;
-    let millis: u64 = if fraction.is_empty() {
-        0
-    } else {
-        format!("{fraction:0<3}").parse().map_err(|_| bad())?
-    };
-    whole
-        .checked_mul(1000)
-        .and_then(|ms| ms.checked_add(millis))
-        .ok_or_else(bad)
+    let millis: u64 = if fraction.is_empty() { 0 } else { format!("{fraction:0<3}").parse().map_err(|_| bad())? };
+    whole.checked_mul(1000).and_then(|ms| ms.checked_add(millis)).ok_or_else(bad)
 }
 
 #[derive(Default)]
@@ -189,17 +161,11 @@ struct Current<'d> {
 }
 
 fn malformed(line: usize, message: impl Into<String>) -> ReplayError {
-    ReplayError::Malformed {
-        line,
-        message: message.into(),
-    }
+    ReplayError::Malformed { line, message: message.into() }
 }
 
 fn illegal(line: usize, message: impl Into<String>) -> ReplayError {
-    ReplayError::Illegal {
-        line,
-        message: message.into(),
-    }
+    ReplayError::Illegal { line, message: message.into() }
 }
 
 impl Replayer {
@@ -222,28 +188,18 @@ impl Replayer {
                 Entry::Places(on) => options.well_play_for_places = *on,
                 Entry::Game(kind) => {
                     self.finish(current.take(), &deck, &players, &options, &mut series, line)?;
-                    self.report
-                        .push(format!("line {line}: game {}: {kind}", series.results.len() + 1));
-                    current = Some(Current {
-                        kind: *kind,
-                        line,
-                        deal: Deal::default(),
-                        referee: None,
-                    });
+                    self.report.push(format!("line {line}: game {}: {kind}", series.results.len() + 1));
+                    current = Some(Current { kind: *kind, line, deal: Deal::default(), referee: None });
                 }
                 Entry::Pile(..) | Entry::Draw(_) | Entry::Centre(_) | Entry::Round(_) => {
-                    let game = current
-                        .as_mut()
-                        .ok_or_else(|| malformed(line, "a deal line before any game"))?;
+                    let game = current.as_mut().ok_or_else(|| malformed(line, "a deal line before any game"))?;
                     if game.referee.is_some() {
                         return Err(malformed(line, "deal lines come before the game's first claim"));
                     }
                     add_to_deal(&mut game.deal, entry, &players, line)?;
                 }
                 Entry::Claim(claim) => {
-                    let game = current
-                        .as_mut()
-                        .ok_or_else(|| malformed(line, "a claim before any game"))?;
+                    let game = current.as_mut().ok_or_else(|| malformed(line, "a claim before any game"))?;
                     self.ensure_started(game, &deck, &players, &options)?;
                     if find_seat(&players, &claim.player).is_none() {
                         return Err(malformed(line, format!("{} is not among the players", claim.player)));
@@ -251,9 +207,7 @@ impl Replayer {
                     batch.push((line, claim.clone()));
                 }
                 Entry::Seen(who, card) => {
-                    let game = current
-                        .as_mut()
-                        .ok_or_else(|| malformed(line, "\"seen\" before any game"))?;
+                    let game = current.as_mut().ok_or_else(|| malformed(line, "\"seen\" before any game"))?;
                     let referee = self.ensure_started(game, &deck, &players, &options)?;
                     check_seen(referee, &players, who, *card, line)?;
                 }
@@ -331,10 +285,7 @@ impl Replayer {
         let started_line = game.line;
         let referee = self.ensure_started(&mut game, deck, players, options)?;
         if !referee.game().is_over() {
-            return Err(illegal(
-                line,
-                format!("{} (line {started_line}) is not over", referee.game().kind()),
-            ));
+            return Err(illegal(line, format!("{} (line {started_line}) is not over", referee.game().kind())));
         }
         let result = GameResult::from_referee(referee);
         let places: Vec<String> = result
@@ -360,10 +311,7 @@ impl Replayer {
 
 /// Reads the deck and players lines that must come before the first game.
 fn header(entries: &[(usize, Entry)], base: &Path) -> Result<(Deck, Vec<String>, RefereeOptions, usize), ReplayError> {
-    let first_game = entries
-        .iter()
-        .position(|(_, e)| matches!(e, Entry::Game(_)))
-        .unwrap_or(entries.len());
+    let first_game = entries.iter().position(|(_, e)| matches!(e, Entry::Game(_))).unwrap_or(entries.len());
     let mut deck = None;
     let mut players = None;
     let mut options = RefereeOptions::default();
@@ -378,10 +326,7 @@ fn header(entries: &[(usize, Entry)], base: &Path) -> Result<(Deck, Vec<String>,
             Entry::Window(ms) => options.too_late_window_ms = *ms,
             Entry::Places(on) => options.well_play_for_places = *on,
             _ => {
-                return Err(malformed(
-                    *line,
-                    "only deck, players and option lines come before the first game",
-                ));
+                return Err(malformed(*line, "only deck, players and option lines come before the first game"));
             }
         }
     }
@@ -439,10 +384,7 @@ fn check_seen(
         Place::Draw => "on the draw pile".to_string(),
         Place::Centre => "in the centre".to_string(),
     };
-    Err(illegal(
-        line,
-        format!("{} seen {at}, but the rules put {} there", show(seen), show(expected)),
-    ))
+    Err(illegal(line, format!("{} seen {at}, but the rules put {} there", show(seen), show(expected))))
 }
 
 #[cfg(test)]
@@ -462,10 +404,7 @@ mod tests {
     #[test]
     fn claims() {
         let c = parse_claim("1.250 Alice Meet in the middle > Bob").unwrap();
-        assert_eq!(
-            (c.player.as_str(), c.called.as_str(), c.time_ms),
-            ("Alice", "Meet in the middle", 1250)
-        );
+        assert_eq!((c.player.as_str(), c.called.as_str(), c.time_ms), ("Alice", "Meet in the middle", 1250));
         assert_eq!(c.target.as_deref(), Some("Bob"));
         assert_eq!(parse_claim("2 Bob \"Key\"").unwrap().called, "Key");
         assert!(parse_claim("2 Bob").is_err());
@@ -476,10 +415,7 @@ mod tests {
         let r = replay("deck cipher\nplayers A B\nfrobnicate\n", Path::new("."));
         assert_eq!(
             r.outcome.unwrap_err(),
-            ReplayError::Malformed {
-                line: 3,
-                message: "unknown keyword \"frobnicate\"".into()
-            }
+            ReplayError::Malformed { line: 3, message: "unknown keyword \"frobnicate\"".into() }
         );
     }
 }

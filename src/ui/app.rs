@@ -40,10 +40,7 @@ impl RefereeApp {
         if let Some(capture) = start.capture {
             settings.capture = capture;
         }
-        let source = start
-            .source
-            .or_else(|| settings.last_source.clone())
-            .unwrap_or_else(capture::default_source);
+        let source = start.source.or_else(|| settings.last_source.clone()).unwrap_or_else(capture::default_source);
         settings.last_source = Some(source.clone());
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture);
         let mut cameras = CameraList::default();
@@ -98,11 +95,7 @@ impl RefereeApp {
 
 fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptions) -> CaptureWorker {
     let repaint = ctx.clone();
-    CaptureWorker::spawn(
-        source.clone(),
-        options.clone(),
-        Box::new(move || repaint.request_repaint()),
-    )
+    CaptureWorker::spawn(source.clone(), options.clone(), Box::new(move || repaint.request_repaint()))
 }
 
 impl eframe::App for RefereeApp {

@@ -15,14 +15,8 @@ pub use settings::Settings;
 /// Opens the window and runs until it is closed.
 pub fn run(start: StartOptions) -> eframe::Result {
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("card-referee")
-            .with_inner_size([1320.0, 860.0]),
+        viewport: egui::ViewportBuilder::default().with_title("card-referee").with_inner_size([1320.0, 860.0]),
         ..Default::default()
     };
-    eframe::run_native(
-        "card-referee",
-        options,
-        Box::new(move |cc| Ok(Box::new(RefereeApp::new(cc, start)))),
-    )
+    eframe::run_native("card-referee", options, Box::new(move |cc| Ok(Box::new(RefereeApp::new(cc, start)))))
 }

@@ -18,9 +18,7 @@ impl Settings {
 
     /// Loads saved settings; anything unreadable (an older or corrupt file) falls back to defaults.
     pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {
-        storage
-            .and_then(|s| eframe::get_value(s, Self::KEY))
-            .unwrap_or_default()
+        storage.and_then(|s| eframe::get_value(s, Self::KEY)).unwrap_or_default()
     }
 
     pub fn save(&self, storage: &mut dyn eframe::Storage) {

@@ -7,14 +7,8 @@ use super::camera_list::CameraList;
 use crate::capture::{CaptureOptions, SourceSpec};
 
 /// Camera modes offered in the picker; a camera gives the nearest it supports.
-const MODES: [(u32, u32, u32); 6] = [
-    (640, 480, 30),
-    (1280, 720, 30),
-    (1280, 720, 60),
-    (1920, 1080, 30),
-    (1920, 1080, 15),
-    (3840, 2160, 30),
-];
+const MODES: [(u32, u32, u32); 6] =
+    [(640, 480, 30), (1280, 720, 30), (1280, 720, 60), (1920, 1080, 30), (1920, 1080, 15), (3840, 2160, 30)];
 
 /// Draws the picker; returns what the user asked for.
 pub fn show(
@@ -32,10 +26,7 @@ pub fn show(
             .selected_text(label(current))
             .width(260.0)
             .show_ui(ui, |ui| {
-                if ui
-                    .selectable_label(*current == SourceSpec::Demo, "Demo table")
-                    .clicked()
-                {
+                if ui.selectable_label(*current == SourceSpec::Demo, "Demo table").clicked() {
                     command = Some(UiCommand::SwitchSource(SourceSpec::Demo));
                 }
                 for camera in &found {
@@ -49,11 +40,7 @@ pub fn show(
             .response
             .labelled_by(caption.id);
         mode_picker(ui, capture, &mut command);
-        if ui
-            .button("Find cameras")
-            .on_hover_text("Look for cameras again")
-            .clicked()
-        {
+        if ui.button("Find cameras").on_hover_text("Look for cameras again").clicked() {
             command = Some(UiCommand::RefreshCameras);
         }
         if cameras.searching() {
@@ -63,12 +50,8 @@ pub fn show(
         }
         ui.separator();
         let path_caption = ui.label("Path:");
-        ui.add(
-            egui::TextEdit::singleline(typed_path)
-                .hint_text("video file or image folder")
-                .desired_width(280.0),
-        )
-        .labelled_by(path_caption.id);
+        ui.add(egui::TextEdit::singleline(typed_path).hint_text("video file or image folder").desired_width(280.0))
+            .labelled_by(path_caption.id);
         let path = PathBuf::from(typed_path.trim());
         if ui.button("Open video").clicked() {
             command = Some(UiCommand::SwitchSource(SourceSpec::File(path.clone())));

@@ -71,14 +71,7 @@ impl TieBreakState {
             TieBreak::BattleWhenEqualEntities if same_size => TieBreakMode::Battle,
             _ => TieBreakMode::TotalPower,
         };
-        TieBreakState {
-            mode,
-            players: tied.to_vec(),
-            rows,
-            position: 0,
-            steps: Vec::new(),
-            scores,
-        }
+        TieBreakState { mode, players: tied.to_vec(), rows, position: 0, steps: Vec::new(), scores }
     }
 
     /// The Front Row entity whose identity is needed next, if any.
@@ -121,10 +114,7 @@ impl TieBreakState {
     }
 
     fn unknown_at(&self, position: usize) -> Option<(Seat, usize)> {
-        let i = self
-            .rows
-            .iter()
-            .position(|row| row.get(position).is_some_and(|e| e.card.is_none()))?;
+        let i = self.rows.iter().position(|row| row.get(position).is_some_and(|e| e.card.is_none()))?;
         Some((self.players[i], position))
     }
 
@@ -136,20 +126,12 @@ impl TieBreakState {
             .zip(&self.rows)
             .filter_map(|(&player, row)| {
                 let entity = *row.get(self.position)?;
-                Some(BattleEntry {
-                    player,
-                    entity,
-                    power: entity.power(options).unwrap_or(0),
-                })
+                Some(BattleEntry { player, entity, power: entity.power(options).unwrap_or(0) })
             })
             .collect();
         let best = entries.iter().map(|e| e.power).max().unwrap_or(0);
         let destroyed = entries.iter().filter(|e| e.power < best).map(|e| e.player).collect();
-        BattleStep {
-            position: self.position,
-            entries,
-            destroyed,
-        }
+        BattleStep { position: self.position, entries, destroyed }
     }
 
     fn survivors(&self) -> Vec<(Seat, usize)> {
@@ -178,10 +160,7 @@ impl TieBreakState {
 
     /// The result once every needed entity is known and every position fought.
     fn standings(&self, options: &RuleOptions) -> Standings {
-        let mut report = TieBreakReport {
-            players: self.players.clone(),
-            ..Default::default()
-        };
+        let mut report = TieBreakReport { players: self.players.clone(), ..Default::default() };
         let mut contenders = self.players.clone();
         if self.mode == TieBreakMode::Battle {
             report.battle = self.steps.clone();
@@ -193,21 +172,12 @@ impl TieBreakState {
         }
         report.totals = self.totals(&contenders, options);
         let winners = best_by(&report.totals);
-        let decided_by = if winners.len() == 1 {
-            Decider::TotalPower
-        } else {
-            Decider::SharedWin
-        };
+        let decided_by = if winners.len() == 1 { Decider::TotalPower } else { Decider::SharedWin };
         self.finish(winners, decided_by, report)
     }
 
     fn finish(&self, winners: Vec<Seat>, decided_by: Decider, report: TieBreakReport) -> Standings {
-        Standings {
-            scores: self.scores.clone(),
-            winners,
-            decided_by,
-            tie_break: Some(report),
-        }
+        Standings { scores: self.scores.clone(), winners, decided_by, tie_break: Some(report) }
     }
 }
 
@@ -217,18 +187,8 @@ mod tests {
     use crate::rules::omphala::score::{leaders, scores};
 
     fn player(name: &str, front: &[Option<&str>]) -> Player {
-        let front = front
-            .iter()
-            .map(|c| Entity {
-                card: c.map(|c| c.parse().unwrap()),
-                modifier: None,
-            })
-            .collect();
-        Player {
-            name: name.into(),
-            front,
-            back: Vec::new(),
-        }
+        let front = front.iter().map(|c| Entity { card: c.map(|c| c.parse().unwrap()), modifier: None }).collect();
+        Player { name: name.into(), front, back: Vec::new() }
     }
 
     #[test]
@@ -240,22 +200,13 @@ mod tests {
         let mut tie = TieBreakState::new(&options, scores, &tied, &players);
         assert_eq!(tie.mode, TieBreakMode::Battle);
         assert_eq!(tie.step(&options), TieBreakStep::NeedReveal { player: 0, position: 0 });
-        assert!(
-            !tie.reveal(1, 0, "KH".parse().unwrap()),
-            "only the awaited entity may be revealed"
-        );
+        assert!(!tie.reveal(1, 0, "KH".parse().unwrap()), "only the awaited entity may be revealed");
         assert!(tie.reveal(0, 0, "KH".parse().unwrap()));
-        let TieBreakStep::Resolved(first) = tie.step(&options) else {
-            panic!("position 1 resolves")
-        };
+        let TieBreakStep::Resolved(first) = tie.step(&options) else { panic!("position 1 resolves") };
         assert_eq!(first.destroyed, [1]);
-        let TieBreakStep::Resolved(second) = tie.step(&options) else {
-            panic!("position 2 resolves")
-        };
+        let TieBreakStep::Resolved(second) = tie.step(&options) else { panic!("position 2 resolves") };
         assert!(second.destroyed.is_empty(), "equal powers both survive");
-        let TieBreakStep::Done(standings) = tie.step(&options) else {
-            panic!("done")
-        };
+        let TieBreakStep::Done(standings) = tie.step(&options) else { panic!("done") };
         assert_eq!((standings.winners, standings.decided_by), (vec![0], Decider::Battle));
         assert_eq!(standings.tie_break.unwrap().survivors, [(0, 2), (1, 1)]);
     }
@@ -269,13 +220,8 @@ mod tests {
         let players = [a, b];
         let mut tie = TieBreakState::new(&options, scores(&players), &[0, 1], &players);
         assert_eq!(tie.mode, TieBreakMode::TotalPower);
-        let TieBreakStep::Done(standings) = tie.step(&options) else {
-            panic!("all known")
-        };
-        assert_eq!(
-            (standings.winners, standings.decided_by),
-            (vec![0], Decider::TotalPower)
-        );
+        let TieBreakStep::Done(standings) = tie.step(&options) else { panic!("all known") };
+        assert_eq!((standings.winners, standings.decided_by), (vec![0], Decider::TotalPower));
         assert_eq!(standings.tie_break.unwrap().totals, [(0, 15), (1, 7)]);
     }
 }

@@ -56,9 +56,7 @@ enum Why {
 
 impl Why {
     fn illegal(&self, state: &GameState) -> Illegal {
-        Illegal {
-            message: self.sentence(state),
-        }
+        Illegal { message: self.sentence(state) }
     }
 
     fn sentence(&self, state: &GameState) -> String {
@@ -68,17 +66,10 @@ impl Why {
             Why::AlreadyDealt => "The cards have already been dealt: a game has one deal.".into(),
             Why::GameOver => "The game is over: no more moves.".into(),
             Why::Waiting(awaited) => {
-                format!(
-                    "The referee is waiting for {} before any action.",
-                    describe_awaited(state, *awaited)
-                )
+                format!("The referee is waiting for {} before any action.", describe_awaited(state, *awaited))
             }
             Why::NoSuchSeat(seat) => {
-                format!(
-                    "There is no player {} at this table of {}.",
-                    seat + 1,
-                    state.players.len()
-                )
+                format!("There is no player {} at this table of {}.", seat + 1, state.players.len())
             }
             Why::NotYourTurn { player, current } => {
                 format!("It is {}'s turn, not {}'s.", name(*current), name(*player))
@@ -100,16 +91,10 @@ impl Why {
                 format!("{card} is not an entity of {}'s Back Row.", name(*player))
             }
             Why::AttackerNotBlack(card) => {
-                format!(
-                    "Only a Club or Spade entity can attack, and {card} is a {}.",
-                    suit_name(card.suit)
-                )
+                format!("Only a Club or Spade entity can attack, and {card} is a {}.", suit_name(card.suit))
             }
             Why::ThiefNotSpade(card) => {
-                format!(
-                    "Only a Spade entity can steal, and {card} is a {}.",
-                    suit_name(card.suit)
-                )
+                format!("Only a Spade entity can steal, and {card} is a {}.", suit_name(card.suit))
             }
             Why::OwnRow => "Attacks and steals target an opponent, never your own rows.".into(),
             Why::NoFrontEntity { player, position } => format!(
@@ -118,11 +103,7 @@ impl Why {
                 position + 1,
                 state.players.get(*player).map_or(0, |p| p.front.len())
             ),
-            Why::CertainFailure {
-                with,
-                power,
-                target_power,
-            } => format!(
+            Why::CertainFailure { with, power, target_power } => format!(
                 "That would certainly fail: {with} has power {power} and the target's known power is \
                  {target_power}; an attack or steal needs power at least equal to its target's."
             ),
@@ -155,10 +136,7 @@ impl Why {
             }
             Why::NothingAwaited => "The referee is not waiting for any card to be seen now.".into(),
             Why::WrongObservation(awaited) => {
-                format!(
-                    "The referee is waiting for {}, not for this.",
-                    describe_awaited(state, *awaited)
-                )
+                format!("The referee is waiting for {}, not for this.", describe_awaited(state, *awaited))
             }
             Why::AlreadySeen(card) => format!(
                 "{card} cannot be seen here: it is already in {}, and the deck has one of each card.",
@@ -184,11 +162,7 @@ pub fn describe_awaited(state: &GameState, awaited: Awaited) -> String {
         Awaited::Deal => "the deal".into(),
         Awaited::DrawnCard { player } => format!("the card {} draws", state.name(player)),
         Awaited::Reveal { player, position } => {
-            format!(
-                "{}'s Front Row entity {} to be turned face up",
-                state.name(player),
-                position + 1
-            )
+            format!("{}'s Front Row entity {} to be turned face up", state.name(player), position + 1)
         }
     }
 }
@@ -199,15 +173,10 @@ pub fn awaited(state: &GameState) -> Option<Awaited> {
         Phase::Setup => Some(Awaited::Deal),
         Phase::Playing => match state.pending {
             Pending::DrawnCard { player } => Some(Awaited::DrawnCard { player }),
-            Pending::Reveal(attack) => Some(Awaited::Reveal {
-                player: attack.defender,
-                position: attack.position,
-            }),
+            Pending::Reveal(attack) => Some(Awaited::Reveal { player: attack.defender, position: attack.position }),
             Pending::Nothing | Pending::Discard { .. } => None,
         },
-        Phase::TieBreak(tie) => tie
-            .awaited()
-            .map(|(player, position)| Awaited::Reveal { player, position }),
+        Phase::TieBreak(tie) => tie.awaited().map(|(player, position)| Awaited::Reveal { player, position }),
         Phase::Over(_) => None,
     }
 }
@@ -314,11 +283,7 @@ fn check_action(state: &GameState, player: Seat, action: &Action) -> Result<(), 
 fn check_move(state: &GameState, player: Seat, action: &Action) -> Result<(), Why> {
     let options = &state.options;
     match *action {
-        Action::Attack {
-            with,
-            defender,
-            position,
-        } => {
+        Action::Attack { with, defender, position } => {
             let attacker = back_entity(state, player, with)?;
             if !matches!(with.suit, Suit::Clubs | Suit::Spades) {
                 return Err(Why::AttackerNotBlack(with));
@@ -326,10 +291,7 @@ fn check_move(state: &GameState, player: Seat, action: &Action) -> Result<(), Wh
             let target = opponent(state, player, defender)?
                 .front
                 .get(position)
-                .ok_or(Why::NoFrontEntity {
-                    player: defender,
-                    position,
-                })?;
+                .ok_or(Why::NoFrontEntity { player: defender, position })?;
             beats_or_unknown(options, with, attacker, target)
         }
         Action::Steal { with, victim, target } => {
@@ -346,10 +308,7 @@ fn check_move(state: &GameState, player: Seat, action: &Action) -> Result<(), Wh
             if diamond.suit != Suit::Diamonds || shield.modifier.is_some() {
                 return Err(Why::NotShield(diamond));
             }
-            let target = state.players[player]
-                .front
-                .get(position)
-                .ok_or(Why::NoFrontEntity { player, position })?;
+            let target = state.players[player].front.get(position).ok_or(Why::NoFrontEntity { player, position })?;
             match target.modifier {
                 Some(modifier) => Err(Why::ShieldTaken { position, modifier }),
                 None => Ok(()),
@@ -378,9 +337,7 @@ fn check_move(state: &GameState, player: Seat, action: &Action) -> Result<(), Wh
 
 fn back_entity(state: &GameState, player: Seat, card: Card) -> Result<&Entity, Why> {
     let p = &state.players[player];
-    p.back_index(card)
-        .map(|i| &p.back[i])
-        .ok_or(Why::NotInBackRow { player, card })
+    p.back_index(card).map(|i| &p.back[i]).ok_or(Why::NotInBackRow { player, card })
 }
 
 fn opponent(state: &GameState, player: Seat, other: Seat) -> Result<&Player, Why> {
@@ -399,11 +356,7 @@ fn beats_or_unknown(
 ) -> Result<(), Why> {
     let power = attacker.power(options).unwrap_or(0);
     match target.power(options) {
-        Some(target_power) if target_power > power => Err(Why::CertainFailure {
-            with,
-            power,
-            target_power,
-        }),
+        Some(target_power) if target_power > power => Err(Why::CertainFailure { with, power, target_power }),
         _ => Ok(()),
     }
 }
@@ -420,21 +373,13 @@ fn for_each_move(state: &GameState, player: Seat, mut visit: impl FnMut(Action) 
             Suit::Clubs | Suit::Spades => {
                 for (defender, other) in state.players.iter().enumerate().filter(|(d, _)| *d != player) {
                     for position in 0..other.front.len() {
-                        if offer(Action::Attack {
-                            with: card,
-                            defender,
-                            position,
-                        }) {
+                        if offer(Action::Attack { with: card, defender, position }) {
                             return true;
                         }
                     }
                     if card.suit == Suit::Spades {
                         for target in other.back.iter().filter_map(|e| e.card) {
-                            if offer(Action::Steal {
-                                with: card,
-                                victim: defender,
-                                target,
-                            }) {
+                            if offer(Action::Steal { with: card, victim: defender, target }) {
                                 return true;
                             }
                         }
@@ -443,10 +388,7 @@ fn for_each_move(state: &GameState, player: Seat, mut visit: impl FnMut(Action) 
             }
             Suit::Diamonds => {
                 for position in 0..me.front.len() {
-                    if offer(Action::Shield {
-                        diamond: card,
-                        position,
-                    }) {
+                    if offer(Action::Shield { diamond: card, position }) {
                         return true;
                     }
                 }
@@ -481,23 +423,11 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
     }
     match action {
         Action::Draw => state.turn.draws_owed = 1,
-        Action::Attack {
-            with,
-            defender,
-            position,
-        } => {
-            let attack = PendingAttack {
-                attacker: player,
-                with,
-                defender,
-                position,
-            };
+        Action::Attack { with, defender, position } => {
+            let attack = PendingAttack { attacker: player, with, defender, position };
             if state.players[defender].front[position].card.is_none() {
                 state.pending = Pending::Reveal(attack);
-                events.push(Event::RevealNeeded {
-                    player: defender,
-                    position,
-                });
+                events.push(Event::RevealNeeded { player: defender, position });
             } else {
                 resolve_attack(state, attack, events);
             }
@@ -508,11 +438,7 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
                 return;
             }
             state.players[player].front[position].modifier = Some(diamond);
-            events.push(Event::Shielded {
-                player,
-                diamond,
-                position,
-            });
+            events.push(Event::Shielded { player, diamond, position });
         }
         Action::Enhance { heart, target } => {
             if take_back(state, player, heart).is_none() {
@@ -558,21 +484,12 @@ fn take_back(state: &mut GameState, player: Seat, card: Card) -> Option<Entity> 
 fn retire(state: &mut GameState, player: Seat, entity: Entity, events: &mut Vec<Event>) {
     let front = &mut state.players[player].front;
     front.push(entity);
-    events.push(Event::Retired {
-        player,
-        entity,
-        position: front.len() - 1,
-    });
+    events.push(Event::Retired { player, entity, position: front.len() - 1 });
 }
 
 fn resolve_attack(state: &mut GameState, attack: PendingAttack, events: &mut Vec<Event>) {
     let options = state.options;
-    let PendingAttack {
-        attacker,
-        with,
-        defender,
-        position,
-    } = attack;
+    let PendingAttack { attacker, with, defender, position } = attack;
     let Some(index) = state.players[attacker].back_index(with) else {
         return;
     };
@@ -580,21 +497,8 @@ fn resolve_attack(state: &mut GameState, attack: PendingAttack, events: &mut Vec
     let target = state.players[defender].front[position];
     let power = entity.power(&options).unwrap_or(0);
     let target_power = target.power(&options).unwrap_or(0);
-    let outcome = if power >= target_power {
-        Outcome::Succeeded
-    } else {
-        Outcome::Failed
-    };
-    events.push(Event::Attacked {
-        attacker,
-        with: entity,
-        power,
-        defender,
-        position,
-        target,
-        target_power,
-        outcome,
-    });
+    let outcome = if power >= target_power { Outcome::Succeeded } else { Outcome::Failed };
+    events.push(Event::Attacked { attacker, with: entity, power, defender, position, target, target_power, outcome });
     match outcome {
         Outcome::Succeeded => {
             let destroyed = state.players[defender].front.remove(position);
@@ -605,10 +509,7 @@ fn resolve_attack(state: &mut GameState, attack: PendingAttack, events: &mut Vec
         Outcome::Failed if options.failed_attacker_discarded => {
             let entity = state.players[attacker].back.remove(index);
             state.discard.extend(entity.known_cards());
-            events.push(Event::AttackerDiscarded {
-                player: attacker,
-                entity,
-            });
+            events.push(Event::AttackerDiscarded { player: attacker, entity });
         }
         Outcome::Failed => {}
     }
@@ -616,10 +517,9 @@ fn resolve_attack(state: &mut GameState, attack: PendingAttack, events: &mut Vec
 
 fn steal(state: &mut GameState, thief: Seat, with: Card, victim: Seat, target: Card, events: &mut Vec<Event>) {
     let options = state.options;
-    let (Some(thief_index), Some(target_index)) = (
-        state.players[thief].back_index(with),
-        state.players[victim].back_index(target),
-    ) else {
+    let (Some(thief_index), Some(target_index)) =
+        (state.players[thief].back_index(with), state.players[victim].back_index(target))
+    else {
         return;
     };
     let spade = state.players[thief].back.remove(thief_index);
@@ -711,9 +611,7 @@ fn check_deal(deal: &Deal) -> Result<(), Why> {
     let bad = |s: String| Err(Why::BadDeal(s));
     let n = deal.seats.len();
     if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
-        return bad(format!(
-            "Omphala is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}."
-        ));
+        return bad(format!("Omphala is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}."));
     }
     if deal.first >= n {
         return bad(format!("The first player must be one of the {n} seats."));
@@ -724,10 +622,7 @@ fn check_deal(deal: &Deal) -> Result<(), Why> {
             return bad(format!("Seat {} has no name.", i + 1));
         }
         if deal.seats[..i].iter().any(|s| s.name == seat.name) {
-            return bad(format!(
-                "Two seats are named {}: each player needs a distinct name.",
-                seat.name
-            ));
+            return bad(format!("Two seats are named {}: each player needs a distinct name.", seat.name));
         }
         if seat.front.len() != FRONT_DEAL || seat.back.len() != BACK_DEAL {
             return bad(format!(
@@ -755,33 +650,16 @@ fn deal_cards(state: &mut GameState, deal: Deal, events: &mut Vec<Event>) {
         .into_iter()
         .map(|seat| Player {
             name: seat.name,
-            front: seat
-                .front
-                .into_iter()
-                .map(|card| Entity { card, modifier: None })
-                .collect(),
+            front: seat.front.into_iter().map(|card| Entity { card, modifier: None }).collect(),
             back: seat.back.into_iter().map(Entity::known).collect(),
         })
         .collect();
     state.deck = DECK_SIZE - n * (FRONT_DEAL + BACK_DEAL);
     // The first turn has no draw before it, even with two players.
-    state.turn = Turn {
-        player: deal.first,
-        number: 1,
-        step: Step::Acting,
-        actions_used: 0,
-        draws_owed: 0,
-    };
+    state.turn = Turn { player: deal.first, number: 1, step: Step::Acting, actions_used: 0, draws_owed: 0 };
     state.phase = Phase::Playing;
-    events.push(Event::Dealt {
-        players: n,
-        first: deal.first,
-        deck: state.deck,
-    });
-    events.push(Event::TurnBegan {
-        player: deal.first,
-        number: 1,
-    });
+    events.push(Event::Dealt { players: n, first: deal.first, deck: state.deck });
+    events.push(Event::TurnBegan { player: deal.first, number: 1 });
 }
 
 /// Moves the game on until it needs an input: owed draws, the next turn, the end.
@@ -832,12 +710,7 @@ fn end_game(state: &mut GameState, by_agreement: bool, events: &mut Vec<Event>) 
     let scores = scores(&state.players);
     let tied = leaders(&scores);
     if tied.len() == 1 {
-        let standings = Standings {
-            scores,
-            winners: tied,
-            decided_by: Decider::FrontRowCount,
-            tie_break: None,
-        };
+        let standings = Standings { scores, winners: tied, decided_by: Decider::FrontRowCount, tie_break: None };
         events.push(Event::Finished(standings.clone()));
         state.phase = Phase::Over(standings);
     } else {
@@ -879,15 +752,8 @@ mod tests {
 
     /// Alice (first) and Bob, dealt face-down Front Rows and the given Back Rows.
     fn dealt(alice: &str, bob: &str) -> GameState {
-        let seat = |name: &str, back: &str| SeatDeal {
-            name: name.into(),
-            front: vec![None, None],
-            back: cards(back),
-        };
-        let deal = Deal {
-            seats: vec![seat("Alice", alice), seat("Bob", bob)],
-            first: 0,
-        };
+        let seat = |name: &str, back: &str| SeatDeal { name: name.into(), front: vec![None, None], back: cards(back) };
+        let deal = Deal { seats: vec![seat("Alice", alice), seat("Bob", bob)], first: 0 };
         let mut state = GameState::new(RuleOptions::default());
         apply(&mut state, Input::Observe(Observation::Deal(deal))).unwrap();
         state
@@ -903,10 +769,7 @@ mod tests {
         let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
         state.deck = 0;
         state.players[0].back = cards(alice_back).into_iter().map(Entity::known).collect();
-        state.players[0].front = vec![Entity {
-            card: Some(card("KC")),
-            modifier: Some(card("9D")),
-        }];
+        state.players[0].front = vec![Entity { card: Some(card("KC")), modifier: Some(card("9D")) }];
         state.players[1].back.clear();
         state.players[1].front = vec![bob_front];
         state
@@ -915,35 +778,20 @@ mod tests {
     #[test]
     fn the_game_ends_when_nobody_has_a_possible_move() {
         let mut state = end_position("QS", Entity::known(card("KH")));
-        assert_eq!(
-            legal_actions(&state),
-            [Action::EndTurn],
-            "Q♠ (12) cannot attack the known K♥ (13)"
-        );
+        assert_eq!(legal_actions(&state), [Action::EndTurn], "Q♠ (12) cannot attack the known K♥ (13)");
         let events = act(&mut state, 0, Action::EndTurn).unwrap();
         assert!(events.contains(&Event::DrawSkipped { player: 0 }));
         assert!(events.contains(&Event::GameOver { by_agreement: false }));
         let standings = state.standings().expect("over");
-        assert_eq!(
-            (standings.winners.as_slice(), standings.decided_by),
-            (&[0][..], Decider::FrontRowCount)
-        );
-        assert!(
-            act(&mut state, 1, Action::EndTurn)
-                .unwrap_err()
-                .message
-                .contains("over")
-        );
+        assert_eq!((standings.winners.as_slice(), standings.decided_by), (&[0][..], Decider::FrontRowCount));
+        assert!(act(&mut state, 1, Action::EndTurn).unwrap_err().message.contains("over"));
     }
 
     #[test]
     fn an_attack_on_an_unseen_card_keeps_the_game_going() {
         let mut state = end_position("QS", Entity::unknown());
         let events = act(&mut state, 0, Action::EndTurn).unwrap();
-        assert!(
-            events.contains(&Event::TurnBegan { player: 1, number: 2 }),
-            "{events:?}"
-        );
+        assert!(events.contains(&Event::TurnBegan { player: 1, number: 2 }), "{events:?}");
         assert_eq!(state.phase, Phase::Playing);
     }
 
@@ -958,11 +806,7 @@ mod tests {
     #[test]
     fn an_attack_on_a_face_down_card_waits_for_the_reveal() {
         let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
-        let attack = Action::Attack {
-            with: card("9C"),
-            defender: 1,
-            position: 1,
-        };
+        let attack = Action::Attack { with: card("9C"), defender: 1, position: 1 };
         let events = act(&mut state, 0, attack).unwrap();
         assert_eq!(events, [Event::RevealNeeded { player: 1, position: 1 }]);
         assert_eq!(awaited(&state), Some(Awaited::Reveal { player: 1, position: 1 }));
@@ -972,17 +816,9 @@ mod tests {
             refused.message,
             "The referee is waiting for Bob's Front Row entity 2 to be turned face up before any action."
         );
-        let reveal = Observation::Revealed {
-            player: 1,
-            position: 1,
-            card: card("2H"),
-        };
+        let reveal = Observation::Revealed { player: 1, position: 1, card: card("2H") };
         apply(&mut state, Input::Observe(reveal)).unwrap();
-        assert_eq!(
-            state.players[0].front.last(),
-            Some(&Entity::known(card("9C"))),
-            "9♣ retired"
-        );
+        assert_eq!(state.players[0].front.last(), Some(&Entity::known(card("9C"))), "9♣ retired");
         assert_eq!(state.players[1].front.len(), 1);
         assert_eq!(state.discard, [card("2H")]);
         assert_eq!(state.turn.actions_used, 1);
@@ -993,24 +829,10 @@ mod tests {
         let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
         for drawn in ["AH", "AC"] {
             act(&mut state, 0, Action::Draw).unwrap();
-            apply(
-                &mut state,
-                Input::Observe(Observation::Drawn {
-                    player: 0,
-                    card: card(drawn),
-                }),
-            )
-            .unwrap();
+            apply(&mut state, Input::Observe(Observation::Drawn { player: 0, card: card(drawn) })).unwrap();
         }
         act(&mut state, 0, Action::EndTurn).unwrap();
-        apply(
-            &mut state,
-            Input::Observe(Observation::Drawn {
-                player: 0,
-                card: card("AD"),
-            }),
-        )
-        .unwrap();
+        apply(&mut state, Input::Observe(Observation::Drawn { player: 0, card: card("AD") })).unwrap();
         let actions = legal_actions(&state);
         assert_eq!(actions.len(), 8);
         assert!(actions.iter().all(|a| matches!(a, Action::Discard(_))));
@@ -1022,16 +844,7 @@ mod tests {
     #[test]
     fn ending_by_agreement_drops_a_pending_reveal() {
         let mut state = dealt("QS 5H 2D 7S 9C", "KC JD 4H 6S 8C");
-        act(
-            &mut state,
-            0,
-            Action::Attack {
-                with: card("9C"),
-                defender: 1,
-                position: 0,
-            },
-        )
-        .unwrap();
+        act(&mut state, 0, Action::Attack { with: card("9C"), defender: 1, position: 0 }).unwrap();
         let events = apply(&mut state, Input::EndByAgreement).unwrap();
         assert_eq!(events[0], Event::GameOver { by_agreement: true });
         assert!(state.ended_by_agreement);
@@ -1057,15 +870,8 @@ mod tests {
     #[test]
     fn a_bad_deal_is_refused_with_a_reason() {
         let mut state = GameState::new(RuleOptions::default());
-        let seat = |name: &str, back: &str| SeatDeal {
-            name: name.into(),
-            front: vec![None, None],
-            back: cards(back),
-        };
-        let deal = Deal {
-            seats: vec![seat("A", "2C 3C 4C 5C 6C"), seat("B", "2C 7C 8C 9C 10C")],
-            first: 0,
-        };
+        let seat = |name: &str, back: &str| SeatDeal { name: name.into(), front: vec![None, None], back: cards(back) };
+        let deal = Deal { seats: vec![seat("A", "2C 3C 4C 5C 6C"), seat("B", "2C 7C 8C 9C 10C")], first: 0 };
         let refused = apply(&mut state, Input::Observe(Observation::Deal(deal))).unwrap_err();
         assert_eq!(refused.message, "2C is dealt twice: the deck has one of each card.");
         assert_eq!(state, GameState::new(RuleOptions::default()));

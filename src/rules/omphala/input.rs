@@ -16,11 +16,7 @@ pub enum Action {
     /// Take the top deck card; its identity follows as `Observation::Drawn`.
     Draw,
     /// A Club or Spade entity attacks an opponent's Front Row entity.
-    Attack {
-        with: Card,
-        defender: Seat,
-        position: usize,
-    },
+    Attack { with: Card, defender: Seat, position: usize },
     /// A Spade entity steals an opponent's Back Row entity.
     Steal { with: Card, victim: Seat, target: Card },
     /// An unmodified Diamond shields one of the player's own Front Row entities.

@@ -97,23 +97,16 @@ impl Record {
                     seats.push(seat.clone());
                     None
                 }
-                Item::First(first) => Some(Input::Observe(Observation::Deal(Deal {
-                    seats: seats.clone(),
-                    first: *first,
-                }))),
-                Item::Act { player, action } => Some(Input::Act {
-                    player: *player,
-                    action: *action,
-                }),
-                Item::Drew { player, card } => Some(Input::Observe(Observation::Drawn {
-                    player: *player,
-                    card: *card,
-                })),
-                Item::Revealed { player, position, card } => Some(Input::Observe(Observation::Revealed {
-                    player: *player,
-                    position: *position,
-                    card: *card,
-                })),
+                Item::First(first) => {
+                    Some(Input::Observe(Observation::Deal(Deal { seats: seats.clone(), first: *first })))
+                }
+                Item::Act { player, action } => Some(Input::Act { player: *player, action: *action }),
+                Item::Drew { player, card } => {
+                    Some(Input::Observe(Observation::Drawn { player: *player, card: *card }))
+                }
+                Item::Revealed { player, position, card } => {
+                    Some(Input::Observe(Observation::Revealed { player: *player, position: *position, card: *card }))
+                }
                 Item::AgreeEnd => Some(Input::EndByAgreement),
             };
             inputs.extend(input.map(|i| (index, i)));
@@ -156,13 +149,7 @@ impl Line {
 
 /// Writes an action as the notation does, e.g. `Alice attack KC Bob 1`.
 pub fn format_action(names: &[String], player: Seat, action: &Action) -> String {
-    format_item(
-        names,
-        &Item::Act {
-            player,
-            action: *action,
-        },
-    )
+    format_item(names, &Item::Act { player, action: *action })
 }
 
 fn name(names: &[String], seat: Seat) -> &str {
@@ -175,11 +162,7 @@ fn format_item(names: &[String], item: &Item) -> String {
         Item::Blank => String::new(),
         Item::Options(options) => format_options(options),
         Item::Seat(seat) => {
-            let front: Vec<String> = seat
-                .front
-                .iter()
-                .map(|c| c.map_or("?".to_string(), |c| c.to_string()))
-                .collect();
+            let front: Vec<String> = seat.front.iter().map(|c| c.map_or("?".to_string(), |c| c.to_string())).collect();
             let back: Vec<String> = seat.back.iter().map(Card::to_string).collect();
             format!("seat {} front {} back {}", seat.name, front.join(" "), back.join(" "))
         }
@@ -190,11 +173,7 @@ fn format_item(names: &[String], item: &Item) -> String {
         Item::Act { player, action } => {
             let what = match *action {
                 Action::Draw => "draw".to_string(),
-                Action::Attack {
-                    with,
-                    defender,
-                    position,
-                } => {
+                Action::Attack { with, defender, position } => {
                     format!("attack {with} {} {}", n(defender), position + 1)
                 }
                 Action::Steal { with, victim, target } => format!("steal {with} {} {target}", n(victim)),
@@ -216,11 +195,7 @@ fn format_options(options: &RuleOptions) -> String {
         AcePower::One => "1",
         AcePower::Fourteen => "14",
     };
-    let failed = if options.failed_attacker_discarded {
-        "discarded"
-    } else {
-        "stays"
-    };
+    let failed = if options.failed_attacker_discarded { "discarded" } else { "stays" };
     let tie = match options.tie_break {
         TieBreak::BattleWhenEqualEntities => "battle-when-equal-entities",
         TieBreak::TotalPower => "total-power",
@@ -260,10 +235,7 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
     for (column, (byte, ch)) in text.char_indices().enumerate() {
         match (ch.is_whitespace(), start) {
             (true, Some((b, c))) => {
-                tokens.push(Token {
-                    text: &text[b..byte],
-                    column: c + 1,
-                });
+                tokens.push(Token { text: &text[b..byte], column: c + 1 });
                 start = None;
             }
             (false, None) => start = Some((byte, column)),
@@ -271,21 +243,14 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
         }
     }
     if let Some((b, c)) = start {
-        tokens.push(Token {
-            text: &text[b..],
-            column: c + 1,
-        });
+        tokens.push(Token { text: &text[b..], column: c + 1 });
     }
     tokens
 }
 
 /// Reads a whole record.
 pub fn parse(text: &str) -> Result<Record, ParseError> {
-    let mut parser = Parser {
-        seats: Vec::new(),
-        dealt: false,
-        options_seen: false,
-    };
+    let mut parser = Parser { seats: Vec::new(), dealt: false, options_seen: false };
     let mut lines = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         lines.push(parser.line(index + 1, raw)?);
@@ -309,11 +274,7 @@ struct Words<'a> {
 
 impl<'a> Words<'a> {
     fn error(&self, column: usize, message: impl Into<String>) -> ParseError {
-        ParseError {
-            line: self.line,
-            column,
-            message: message.into(),
-        }
+        ParseError { line: self.line, column, message: message.into() }
     }
 
     /// The next word, or an error naming what was expected.
@@ -325,10 +286,7 @@ impl<'a> Words<'a> {
 
     fn card(&mut self, what: &str) -> Result<Card, ParseError> {
         let token = self.expect(what)?;
-        token
-            .text
-            .parse::<Card>()
-            .map_err(|e| self.error(token.column, e.to_string()))
+        token.text.parse::<Card>().map_err(|e| self.error(token.column, e.to_string()))
     }
 
     fn position(&mut self) -> Result<usize, ParseError> {
@@ -337,10 +295,7 @@ impl<'a> Words<'a> {
             Ok(p) if p >= 1 => Ok(p - 1),
             _ => Err(self.error(
                 token.column,
-                format!(
-                    "'{}' is not a Front Row position (1 for the first placed, 2, …)",
-                    token.text
-                ),
+                format!("'{}' is not a Front Row position (1 for the first placed, 2, …)", token.text),
             )),
         }
     }
@@ -348,10 +303,7 @@ impl<'a> Words<'a> {
     /// No word may follow the last expected one.
     fn finish(&self) -> Result<(), ParseError> {
         match self.tokens.get(self.next) {
-            Some(extra) => Err(self.error(
-                extra.column,
-                format!("unexpected '{}' at the end of the line", extra.text),
-            )),
+            Some(extra) => Err(self.error(extra.column, format!("unexpected '{}' at the end of the line", extra.text))),
             None => Ok(()),
         }
     }
@@ -365,12 +317,7 @@ impl Parser {
         };
         let tokens = tokenize(body);
         let end_column = body.trim_end().chars().count() + 1;
-        let mut words = Words {
-            tokens,
-            next: 0,
-            line: number,
-            end_column,
-        };
+        let mut words = Words { tokens, next: 0, line: number, end_column };
         let item = self.item(&mut words)?;
         words.finish()?;
         Ok(Line { item, comment })
@@ -388,10 +335,9 @@ impl Parser {
                 let player = self.player(words)?;
                 self.require_seats(words, first.column)?;
                 if self.dealt {
-                    return Err(words.error(
-                        first.column,
-                        "the deal is already complete: a record has one 'first' line",
-                    ));
+                    return Err(
+                        words.error(first.column, "the deal is already complete: a record has one 'first' line")
+                    );
                 }
                 self.dealt = true;
                 Ok(Item::First(player))
@@ -422,10 +368,7 @@ impl Parser {
 
     fn require_deal(&self, words: &Words, column: usize) -> Result<(), ParseError> {
         if !self.dealt {
-            return Err(words.error(
-                column,
-                "play before the deal: the 'seat' lines and the 'first' line come first",
-            ));
+            return Err(words.error(column, "play before the deal: the 'seat' lines and the 'first' line come first"));
         }
         Ok(())
     }
@@ -433,15 +376,8 @@ impl Parser {
     fn player(&self, words: &mut Words) -> Result<Seat, ParseError> {
         let token = words.expect("a player name")?;
         self.seats.iter().position(|s| s == token.text).ok_or_else(|| {
-            let known = if self.seats.is_empty() {
-                "none yet".to_string()
-            } else {
-                self.seats.join(", ")
-            };
-            words.error(
-                token.column,
-                format!("unknown player or keyword '{}' (players: {known})", token.text),
-            )
+            let known = if self.seats.is_empty() { "none yet".to_string() } else { self.seats.join(", ") };
+            words.error(token.column, format!("unknown player or keyword '{}' (players: {known})", token.text))
         })
     }
 
@@ -479,10 +415,7 @@ impl Parser {
 
     fn seat(&mut self, words: &mut Words, column: usize) -> Result<Item, ParseError> {
         if self.dealt {
-            return Err(words.error(
-                column,
-                "a 'seat' line after 'first': every seat comes before the first player",
-            ));
+            return Err(words.error(column, "a 'seat' line after 'first': every seat comes before the first player"));
         }
         let name = words.expect("a player name")?;
         check_name(words, name, &self.seats)?;
@@ -496,14 +429,8 @@ impl Parser {
                 ("back", false) => in_back = true,
                 ("?", false) => front.push(None),
                 (text, _) => {
-                    let card = text
-                        .parse::<Card>()
-                        .map_err(|e| words.error(token.column, e.to_string()))?;
-                    if in_back {
-                        back.push(card)
-                    } else {
-                        front.push(Some(card))
-                    }
+                    let card = text.parse::<Card>().map_err(|e| words.error(token.column, e.to_string()))?;
+                    if in_back { back.push(card) } else { front.push(Some(card)) }
                 }
             }
         }
@@ -511,11 +438,7 @@ impl Parser {
             return Err(words.error(words.end_column, "missing 'back' and the Back Row cards"));
         }
         self.seats.push(name.text.to_string());
-        Ok(Item::Seat(SeatDeal {
-            name: name.text.to_string(),
-            front,
-            back,
-        }))
+        Ok(Item::Seat(SeatDeal { name: name.text.to_string(), front, back }))
     }
 
     fn keyword(&self, words: &mut Words, keyword: &str) -> Result<(), ParseError> {
@@ -626,18 +549,8 @@ agree end
     fn reads_positions_as_zero_based_and_names_as_seats() {
         let record = parse(SAMPLE).unwrap();
         assert_eq!(record.names(), ["Alice", "Bob"]);
-        let attack = Action::Attack {
-            with: "KC".parse().unwrap(),
-            defender: 1,
-            position: 0,
-        };
-        assert_eq!(
-            record.lines[6].item,
-            Item::Act {
-                player: 0,
-                action: attack
-            }
-        );
+        let attack = Action::Attack { with: "KC".parse().unwrap(), defender: 1, position: 0 };
+        assert_eq!(record.lines[6].item, Item::Act { player: 0, action: attack });
         assert_eq!(record.lines[5].comment.as_deref(), Some("Alice won the draw of lots"));
     }
 
@@ -657,24 +570,9 @@ agree end
 
     #[test]
     fn refuses_play_before_the_deal_and_bad_names() {
-        assert!(
-            parse("seat Al front ? ? back 2C\nAl draw\n")
-                .unwrap_err()
-                .message
-                .contains("before the deal")
-        );
-        assert!(
-            parse("seat first front ? ? back 2C\n")
-                .unwrap_err()
-                .message
-                .contains("cannot be a player name")
-        );
+        assert!(parse("seat Al front ? ? back 2C\nAl draw\n").unwrap_err().message.contains("before the deal"));
+        assert!(parse("seat first front ? ? back 2C\n").unwrap_err().message.contains("cannot be a player name"));
         assert!(parse("seat Al front ? ? back 2C\nseat Al front ? ? back 3C\n").is_err());
-        assert!(
-            parse("options ace=15\n")
-                .unwrap_err()
-                .message
-                .contains("unknown option")
-        );
+        assert!(parse("options ace=15\n").unwrap_err().message.contains("unknown option"));
     }
 }

@@ -30,24 +30,13 @@ pub fn replay(record: &Record) -> Replay {
     let mut verdicts = Vec::new();
     for (index, input) in record.inputs() {
         match apply(&mut state, input) {
-            Ok(events) => verdicts.push(LineVerdict {
-                line: index + 1,
-                events,
-            }),
+            Ok(events) => verdicts.push(LineVerdict { line: index + 1, events }),
             Err(illegal) => {
-                return Replay {
-                    state,
-                    verdicts,
-                    illegal: Some((index + 1, illegal)),
-                };
+                return Replay { state, verdicts, illegal: Some((index + 1, illegal)) };
             }
         }
     }
-    Replay {
-        state,
-        verdicts,
-        illegal: None,
-    }
+    Replay { state, verdicts, illegal: None }
 }
 
 /// An entity as the table knows it: `KC`, `KC+5H`, `?` (never seen), `?+4D`.
@@ -64,10 +53,7 @@ pub fn describe(state: &GameState, event: &Event) -> String {
     let n = |seat: Seat| state.name(seat).to_string();
     match event {
         Event::Dealt { players, first, deck } => {
-            format!(
-                "dealt to {players} players, {} plays first, {deck} cards in the deck",
-                n(*first)
-            )
+            format!("dealt to {players} players, {} plays first, {deck} cards in the deck", n(*first))
         }
         Event::TurnBegan { player, number } => format!("turn {number}: {}", n(*player)),
         Event::DrawNeeded { player } => format!("{} draws (waiting to see the card)", n(*player)),
@@ -85,16 +71,7 @@ pub fn describe(state: &GameState, event: &Event) -> String {
         Event::Revealed { player, position, card } => {
             format!("{}'s Front Row entity {} is {card}", n(*player), position + 1)
         }
-        Event::Attacked {
-            with,
-            power,
-            defender,
-            position,
-            target,
-            target_power,
-            outcome,
-            ..
-        } => {
+        Event::Attacked { with, power, defender, position, target, target_power, outcome, .. } => {
             let verdict = match outcome {
                 Outcome::Succeeded => "destroyed",
                 Outcome::Failed => "attack failed, the target is turned face down, its power now known",
@@ -108,49 +85,26 @@ pub fn describe(state: &GameState, event: &Event) -> String {
             )
         }
         Event::AttackerDiscarded { player, entity } => {
-            format!(
-                "the failed attacker {} of {} is discarded",
-                entity_text(entity),
-                n(*player)
-            )
+            format!("the failed attacker {} of {} is discarded", entity_text(entity), n(*player))
         }
-        Event::Stole {
-            with,
-            power,
-            victim,
-            target,
-            target_power,
-            ..
-        } => format!(
+        Event::Stole { with, power, victim, target, target_power, .. } => format!(
             "{} ({power}) steals {} ({target_power}) from {}",
             entity_text(with),
             entity_text(target),
             n(*victim)
         ),
-        Event::Retired {
-            player,
-            entity,
-            position,
-        } => format!(
+        Event::Retired { player, entity, position } => format!(
             "{} retires face down to {}'s Front Row, position {}",
             entity_text(entity),
             n(*player),
             position + 1
         ),
-        Event::Shielded {
-            player,
-            diamond,
-            position,
-        } => {
+        Event::Shielded { player, diamond, position } => {
             format!("{diamond} shields {}'s Front Row entity {}", n(*player), position + 1)
         }
         Event::Enhanced { heart, target, .. } => format!("{heart} enhances {target}"),
         Event::RedReset { player, cards } => {
-            format!(
-                "{} red reset: {} cards shuffled into the deck, draw 5",
-                n(*player),
-                cards.len()
-            )
+            format!("{} red reset: {} cards shuffled into the deck, draw 5", n(*player), cards.len())
         }
         Event::TurnEnded { player } => format!("{} ends the turn", n(*player)),
         Event::GameOver { by_agreement: true } => "game over by agreement".to_string(),
@@ -165,16 +119,8 @@ pub fn describe(state: &GameState, event: &Event) -> String {
                 .map(|e| format!("{} {} ({})", n(e.player), entity_text(&e.entity), e.power))
                 .collect();
             let destroyed: Vec<String> = step.destroyed.iter().map(|&p| n(p)).collect();
-            let destroyed = if destroyed.is_empty() {
-                "none".to_string()
-            } else {
-                destroyed.join(", ")
-            };
-            format!(
-                "battle position {}: {}; destroyed: {destroyed}",
-                step.position + 1,
-                shown.join(" vs ")
-            )
+            let destroyed = if destroyed.is_empty() { "none".to_string() } else { destroyed.join(", ") };
+            format!("battle position {}: {}; destroyed: {destroyed}", step.position + 1, shown.join(" vs "))
         }
         Event::Finished(standings) => winner_line(state, standings),
     }
@@ -183,22 +129,15 @@ pub fn describe(state: &GameState, event: &Event) -> String {
 /// The verdict on one accepted line: its events in words, joined by "; " (the winner is left
 /// to `standings_lines`).
 pub fn verdict_text(state: &GameState, events: &[Event]) -> String {
-    let said: Vec<String> = events
-        .iter()
-        .filter(|e| !matches!(e, Event::Finished(_)))
-        .map(|e| describe(state, e))
-        .collect();
+    let said: Vec<String> =
+        events.iter().filter(|e| !matches!(e, Event::Finished(_))).map(|e| describe(state, e)).collect();
     said.join("; ")
 }
 
 fn winner_line(state: &GameState, standings: &Standings) -> String {
     let names: Vec<&str> = standings.winners.iter().map(|&w| state.name(w)).collect();
     let noun = if names.len() > 1 { "winners" } else { "winner" };
-    format!(
-        "{noun}: {} (decided by {})",
-        names.join(", "),
-        standings.decided_by.label()
-    )
+    format!("{noun}: {} (decided by {})", names.join(", "), standings.decided_by.label())
 }
 
 /// The standings with every tie-break detail, one line each.
@@ -220,19 +159,11 @@ pub fn standings_lines(state: &GameState, standings: &Standings) -> Vec<String> 
             lines.push(format!("  {}", describe(state, &Event::BattleStep(step.clone()))));
         }
         if !report.survivors.is_empty() {
-            let s: Vec<String> = report
-                .survivors
-                .iter()
-                .map(|&(p, k)| format!("{} {k}", state.name(p)))
-                .collect();
+            let s: Vec<String> = report.survivors.iter().map(|&(p, k)| format!("{} {k}", state.name(p))).collect();
             lines.push(format!("  survivors: {}", s.join(", ")));
         }
         if !report.totals.is_empty() {
-            let t: Vec<String> = report
-                .totals
-                .iter()
-                .map(|&(p, k)| format!("{} {k}", state.name(p)))
-                .collect();
+            let t: Vec<String> = report.totals.iter().map(|&(p, k)| format!("{} {k}", state.name(p))).collect();
             lines.push(format!("  total power: {}", t.join(", ")));
         }
     }

@@ -26,12 +26,7 @@ pub enum Decider {
 }
 
 impl Decider {
-    pub const ALL: [Decider; 4] = [
-        Decider::FrontRowCount,
-        Decider::Battle,
-        Decider::TotalPower,
-        Decider::SharedWin,
-    ];
+    pub const ALL: [Decider; 4] = [Decider::FrontRowCount, Decider::Battle, Decider::TotalPower, Decider::SharedWin];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -71,11 +66,7 @@ pub fn scores(players: &[Player]) -> Vec<Score> {
     let mut scores: Vec<Score> = players
         .iter()
         .enumerate()
-        .map(|(player, p)| Score {
-            player,
-            cards: p.front_cards(),
-            entities: p.front.len(),
-        })
+        .map(|(player, p)| Score { player, cards: p.front_cards(), entities: p.front.len() })
         .collect();
     scores.sort_by_key(|s| std::cmp::Reverse(s.cards));
     scores
@@ -94,9 +85,5 @@ pub(crate) fn best_by<T: Ord + Copy>(candidates: &[(Seat, T)]) -> Vec<Seat> {
     let Some(best) = candidates.iter().map(|&(_, v)| v).max() else {
         return Vec::new();
     };
-    candidates
-        .iter()
-        .filter(|&&(_, v)| v == best)
-        .map(|&(s, _)| s)
-        .collect()
+    candidates.iter().filter(|&&(_, v)| v == best).map(|&(s, _)| s).collect()
 }

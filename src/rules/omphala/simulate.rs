@@ -39,11 +39,7 @@ impl Table {
         for seat in 0..players {
             let front: Vec<Card> = deck.split_off(deck.len().saturating_sub(FRONT_DEAL));
             let back: Vec<Card> = deck.split_off(deck.len().saturating_sub(BACK_DEAL));
-            seats.push(SeatDeal {
-                name: format!("P{}", seat + 1),
-                front: vec![None; front.len()],
-                back,
-            });
+            seats.push(SeatDeal { name: format!("P{}", seat + 1), front: vec![None; front.len()], back });
             hidden.push(front);
         }
         let first = rng.random_range(0..players.max(1));
@@ -54,21 +50,14 @@ impl Table {
     fn answer(&mut self, state: &GameState, awaited: Awaited) -> Option<Observation> {
         match awaited {
             Awaited::Deal => None,
-            Awaited::DrawnCard { player } => Some(Observation::Drawn {
-                player,
-                card: self.deck.pop()?,
-            }),
+            Awaited::DrawnCard { player } => Some(Observation::Drawn { player, card: self.deck.pop()? }),
             Awaited::Reveal { player, position } => {
                 // Face-down cards never seen keep their dealt order: the k-th unknown entity
                 // of the row is the k-th still-hidden dealt card.
                 let front = &state.players[player].front;
                 let k = front[..position].iter().filter(|e| e.card.is_none()).count();
                 let hidden = &mut self.hidden[player];
-                (k < hidden.len()).then(|| Observation::Revealed {
-                    player,
-                    position,
-                    card: hidden.remove(k),
-                })
+                (k < hidden.len()).then(|| Observation::Revealed { player, position, card: hidden.remove(k) })
             }
         }
     }
@@ -117,11 +106,7 @@ pub fn play_out(
     let mut next = Some(Input::Observe(Observation::Deal(deal)));
     for count in 0..MAX_INPUTS {
         let Some(input) = next.take() else {
-            return Ok(PlayOut {
-                state,
-                inputs,
-                input_count: count,
-            });
+            return Ok(PlayOut { state, inputs, input_count: count });
         };
         if keep_inputs {
             inputs.push(input.clone());
@@ -188,11 +173,5 @@ pub fn simulate(players: usize, games: usize, seed: u64, options: RuleOptions) -
             slot.1 += 1;
         }
     }
-    Ok(Summary {
-        games,
-        turns,
-        inputs,
-        decided_by,
-        elapsed: start.elapsed(),
-    })
+    Ok(Summary { games, turns, inputs, decided_by, elapsed: start.elapsed() })
 }

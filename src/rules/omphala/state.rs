@@ -35,17 +35,11 @@ pub struct Entity {
 
 impl Entity {
     pub fn known(card: Card) -> Entity {
-        Entity {
-            card: Some(card),
-            modifier: None,
-        }
+        Entity { card: Some(card), modifier: None }
     }
 
     pub fn unknown() -> Entity {
-        Entity {
-            card: None,
-            modifier: None,
-        }
+        Entity { card: None, modifier: None }
     }
 
     /// Cards in the entity: 1, or 2 with a modifier (the Front Row score counts both).
@@ -186,13 +180,7 @@ impl GameState {
             players: Vec::new(),
             deck: DECK_SIZE,
             discard: Vec::new(),
-            turn: Turn {
-                player: 0,
-                number: 0,
-                step: Step::Acting,
-                actions_used: 0,
-                draws_owed: 0,
-            },
+            turn: Turn { player: 0, number: 0, step: Step::Acting, actions_used: 0, draws_owed: 0 },
             pending: Pending::Nothing,
             phase: Phase::Setup,
             ended_by_agreement: false,
@@ -213,12 +201,8 @@ impl GameState {
 
     /// Cards in every zone: deck, rows, discard pile. Always 52 after the deal.
     pub fn card_total(&self) -> usize {
-        let in_rows: usize = self
-            .players
-            .iter()
-            .flat_map(|p| p.front.iter().chain(&p.back))
-            .map(Entity::card_count)
-            .sum();
+        let in_rows: usize =
+            self.players.iter().flat_map(|p| p.front.iter().chain(&p.back)).map(Entity::card_count).sum();
         self.deck + in_rows + self.discard.len()
     }
 

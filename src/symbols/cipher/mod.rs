@@ -128,11 +128,7 @@ mod tests {
         pictures.sort_unstable();
         pictures.dedup();
         assert_eq!(pictures.len(), 57);
-        assert!(
-            SYMBOLS
-                .iter()
-                .all(|s| s.svg.starts_with("<svg") && s.svg.contains("viewBox=\"0 0 128 128\""))
-        );
+        assert!(SYMBOLS.iter().all(|s| s.svg.starts_with("<svg") && s.svg.contains("viewBox=\"0 0 128 128\"")));
     }
 
     /// Every spelling a player may use resolves to its own symbol and no other.

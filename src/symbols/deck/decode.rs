@@ -24,21 +24,14 @@ pub struct Decoded {
 /// Decodes a card from recognised symbols (duplicates are counted once). `None` when nothing was
 /// recognised, or when two cards explain the evidence equally well.
 pub fn decode(deck: &Deck, recognised: &[SymbolId]) -> Option<Decoded> {
-    let mut seen: Vec<SymbolId> = recognised
-        .iter()
-        .copied()
-        .filter(|&s| s < deck.symbols().len())
-        .collect();
+    let mut seen: Vec<SymbolId> = recognised.iter().copied().filter(|&s| s < deck.symbols().len()).collect();
     seen.sort_unstable();
     seen.dedup();
     if seen.is_empty() {
         return None;
     }
-    let mut votes: Vec<(usize, CardId)> = deck
-        .cards()
-        .iter()
-        .map(|c| (seen.iter().filter(|&&s| c.has(s)).count(), c.id))
-        .collect();
+    let mut votes: Vec<(usize, CardId)> =
+        deck.cards().iter().map(|c| (seen.iter().filter(|&&s| c.has(s)).count(), c.id)).collect();
     // Most votes first; equal votes by id so the result does not depend on the deck's order.
     votes.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let (best, card) = votes[0];
@@ -48,12 +41,7 @@ pub fn decode(deck: &Deck, recognised: &[SymbolId]) -> Option<Decoded> {
     }
     let on_card = deck.card(card)?;
     let (matched, unexpected) = seen.iter().partition(|&&s| on_card.has(s));
-    Some(Decoded {
-        card,
-        confidence: (best - runner_up) as f64 / seen.len() as f64,
-        matched,
-        unexpected,
-    })
+    Some(Decoded { card, confidence: (best - runner_up) as f64 / seen.len() as f64, matched, unexpected })
 }
 
 #[cfg(test)]

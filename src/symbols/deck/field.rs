@@ -159,11 +159,7 @@ mod tests {
         for q in [2, 3, 4, 5, 7, 8, 9, 11, 16, 25, 27] {
             let f = Field::new(q).unwrap();
             for a in 1..q {
-                assert_eq!(
-                    (1..q).filter(|&b| f.mul(a, b) == 1).count(),
-                    1,
-                    "GF({q}): {a} has no unique inverse"
-                );
+                assert_eq!((1..q).filter(|&b| f.mul(a, b) == 1).count(), 1, "GF({q}): {a} has no unique inverse");
             }
             for a in 0..q {
                 assert_eq!(f.add(a, 0), a);

@@ -50,12 +50,7 @@ pub enum DeckError {
     #[error("{path}: cannot read: {source}")]
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}:{line}:{column}: malformed deck JSON: {message}")]
-    Json {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Json { path: PathBuf, line: usize, column: usize, message: String },
     #[error("{path}: invalid deck: {}", first_problems(.problems))]
     Invalid { path: PathBuf, problems: Vec<DeckProblem> },
 }
@@ -63,11 +58,7 @@ pub enum DeckError {
 fn first_problems(problems: &[DeckProblem]) -> String {
     let shown: Vec<String> = problems.iter().take(3).map(|p| p.to_string()).collect();
     let more = problems.len().saturating_sub(3);
-    if more > 0 {
-        format!("{}; and {more} more", shown.join("; "))
-    } else {
-        shown.join("; ")
-    }
+    if more > 0 { format!("{}; and {more} more", shown.join("; ")) } else { shown.join("; ") }
 }
 
 /// One broken rule in a deck.
@@ -117,10 +108,7 @@ impl fmt::Display for DeckProblem {
                 write!(f, "{card} shows \"{name}\" twice")
             }
             DeckProblem::SynonymOfUnknownSymbol { name } => {
-                write!(
-                    f,
-                    "synonyms are given for \"{name}\", which is not in the deck's symbol list"
-                )
+                write!(f, "synonyms are given for \"{name}\", which is not in the deck's symbol list")
             }
             DeckProblem::WrongSize { card, has, expected } => {
                 write!(f, "{card} has {has} symbols; the other cards have {expected}")
@@ -169,13 +157,7 @@ impl Deck {
     pub fn new(name: impl Into<String>, symbols: Vec<String>, cards: Vec<Card>) -> Deck {
         let synonyms = vec![Vec::new(); symbols.len()];
         let by_id = cards.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
-        Deck {
-            name: name.into(),
-            symbols,
-            synonyms,
-            cards,
-            by_id,
-        }
+        Deck { name: name.into(), symbols, synonyms, cards, by_id }
     }
 
     /// Adds synonyms for a symbol (the Cipher deck and deck files use this).
@@ -187,14 +169,7 @@ impl Deck {
     pub fn from_json_str(text: &str, path: &Path) -> Result<Deck, DeckError> {
         let (deck, mut problems) = Deck::parse(text, path)?;
         problems.extend(deck.validate());
-        if problems.is_empty() {
-            Ok(deck)
-        } else {
-            Err(DeckError::Invalid {
-                path: path.to_path_buf(),
-                problems,
-            })
-        }
+        if problems.is_empty() { Ok(deck) } else { Err(DeckError::Invalid { path: path.to_path_buf(), problems }) }
     }
 
     /// Reads and validates a deck file.
@@ -243,22 +218,14 @@ impl Deck {
             let mut symbols = Vec::new();
             for name in &rc.symbols {
                 match index.get(name.as_str()) {
-                    None => problems.push(DeckProblem::UnknownSymbol {
-                        card: label.clone(),
-                        name: name.clone(),
-                    }),
-                    Some(&s) if symbols.contains(&s) => problems.push(DeckProblem::RepeatedSymbolOnCard {
-                        card: label.clone(),
-                        name: name.clone(),
-                    }),
+                    None => problems.push(DeckProblem::UnknownSymbol { card: label.clone(), name: name.clone() }),
+                    Some(&s) if symbols.contains(&s) => {
+                        problems.push(DeckProblem::RepeatedSymbolOnCard { card: label.clone(), name: name.clone() })
+                    }
                     Some(&s) => symbols.push(s),
                 }
             }
-            cards.push(Card {
-                id: rc.id,
-                name: rc.name.clone(),
-                symbols,
-            });
+            cards.push(Card { id: rc.id, name: rc.name.clone(), symbols });
         }
         let mut deck = Deck::new(raw.name.clone(), raw.symbols.clone(), cards);
         for (name, synonyms) in &raw.synonyms {
@@ -282,11 +249,7 @@ impl Deck {
         for card in &self.cards {
             if card.symbols.len() != expected {
                 let card_name = self.label(card);
-                problems.push(DeckProblem::WrongSize {
-                    card: card_name,
-                    has: card.symbols.len(),
-                    expected,
-                });
+                problems.push(DeckProblem::WrongSize { card: card_name, has: card.symbols.len(), expected });
             }
         }
         for (i, a) in self.cards.iter().enumerate() {
@@ -294,11 +257,7 @@ impl Deck {
                 let shared = shared_symbols(a, b);
                 if shared.len() != 1 {
                     let shared = shared.iter().map(|&s| self.symbols[s].clone()).collect();
-                    problems.push(DeckProblem::PairShares {
-                        a: self.label(a),
-                        b: self.label(b),
-                        shared,
-                    });
+                    problems.push(DeckProblem::PairShares { a: self.label(a), b: self.label(b), shared });
                 }
             }
         }
@@ -311,11 +270,7 @@ impl Deck {
         for card in &self.cards {
             *counts.entry(card.symbols.len()).or_default() += 1;
         }
-        counts
-            .iter()
-            .max_by_key(|&(size, n)| (*n, *size))
-            .map(|(size, _)| *size)
-            .unwrap_or(0)
+        counts.iter().max_by_key(|&(size, n)| (*n, *size)).map(|(size, _)| *size).unwrap_or(0)
     }
 
     /// "card 3" or "card 3 \"Sun\"", for messages.
@@ -381,12 +336,7 @@ impl Deck {
                 symbols: c.symbols.iter().map(|&s| self.symbols[s].clone()).collect(),
             })
             .collect();
-        let raw = RawDeck {
-            name: self.name.clone(),
-            symbols: self.symbols.clone(),
-            synonyms,
-            cards,
-        };
+        let raw = RawDeck { name: self.name.clone(), symbols: self.symbols.clone(), synonyms, cards };
         serde_json::to_string_pretty(&raw).expect("a deck always serialises")
     }
 }
@@ -396,10 +346,7 @@ fn shared_symbols(a: &Card, b: &Card) -> Vec<SymbolId> {
 }
 
 fn read(path: &Path) -> Result<String, DeckError> {
-    std::fs::read_to_string(path).map_err(|source| DeckError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    std::fs::read_to_string(path).map_err(|source| DeckError::Io { path: path.to_path_buf(), source })
 }
 
 /// serde_json appends " at line L column C" to its messages; we print the position ourselves.
@@ -437,13 +384,9 @@ mod tests {
 
     #[test]
     fn broken_pair_is_named() {
-        let broken = FANO.replace(
-            r#"{"id":7,"symbols":["c","e","f"]}"#,
-            r#"{"id":7,"name":"Seven","symbols":["c","e","g"]}"#,
-        );
-        let Err(DeckError::Invalid { problems, .. }) = small(&broken) else {
-            panic!("accepted a broken deck")
-        };
+        let broken =
+            FANO.replace(r#"{"id":7,"symbols":["c","e","f"]}"#, r#"{"id":7,"name":"Seven","symbols":["c","e","g"]}"#);
+        let Err(DeckError::Invalid { problems, .. }) = small(&broken) else { panic!("accepted a broken deck") };
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert!(
             text.contains(&"card 5 and card 7 \"Seven\" share 2 symbols (e, g); they must share exactly one".into()),
@@ -457,31 +400,18 @@ mod tests {
 
     #[test]
     fn unknown_and_odd_sized_cards_are_reported() {
-        let broken = FANO
-            .replace(r#"["a","b","c"]"#, r#"["a","b","c","zz"]"#)
-            .replace(r#"["c","d","g"]"#, r#"["c","d"]"#);
+        let broken =
+            FANO.replace(r#"["a","b","c"]"#, r#"["a","b","c","zz"]"#).replace(r#"["c","d","g"]"#, r#"["c","d"]"#);
         let (deck, problems) = Deck::parse(&broken, Path::new("x")).unwrap();
-        assert_eq!(
-            problems,
-            vec![DeckProblem::UnknownSymbol {
-                card: "card 1".into(),
-                name: "zz".into()
-            }]
-        );
+        assert_eq!(problems, vec![DeckProblem::UnknownSymbol { card: "card 1".into(), name: "zz".into() }]);
         let rules = deck.validate();
-        assert!(rules.contains(&DeckProblem::WrongSize {
-            card: "card 6".into(),
-            has: 2,
-            expected: 3
-        }));
+        assert!(rules.contains(&DeckProblem::WrongSize { card: "card 6".into(), has: 2, expected: 3 }));
     }
 
     #[test]
     fn json_errors_carry_line_and_column() {
         let err = small("{\n  \"symbols\": [\"a\",\n  }").unwrap_err();
-        let DeckError::Json { line, column, .. } = err else {
-            panic!("expected a JSON error")
-        };
+        let DeckError::Json { line, column, .. } = err else { panic!("expected a JSON error") };
         assert_eq!((line, column), (3, 3));
     }
 

@@ -26,9 +26,7 @@ pub enum PlaneError {
 
 /// The orders from 2 to `max` that have a plane we can build.
 pub fn plane_orders(max: usize) -> Vec<usize> {
-    (2..=max.min(MAX_PLANE_ORDER))
-        .filter(|&q| prime_power(q).is_some())
-        .collect()
+    (2..=max.min(MAX_PLANE_ORDER)).filter(|&q| prime_power(q).is_some()).collect()
 }
 
 /// The deck of PG(2, order): symbols "S1".., cards numbered from 1.
@@ -47,9 +45,7 @@ pub fn projective_plane(order: usize) -> Result<Deck, PlaneError> {
         .map(|(i, line)| Card {
             id: (i + 1) as CardId,
             name: None,
-            symbols: (0..points.len())
-                .filter(|&p| incident(&field, line, &points[p]))
-                .collect(),
+            symbols: (0..points.len()).filter(|&p| incident(&field, line, &points[p])).collect(),
         })
         .collect();
     let symbols = (1..=points.len()).map(|i| format!("S{i}")).collect();

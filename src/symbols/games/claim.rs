@@ -21,12 +21,7 @@ pub struct Claim {
 
 impl Claim {
     pub fn new(player: &str, called: &str, time_ms: u64) -> Claim {
-        Claim {
-            player: player.to_string(),
-            called: called.to_string(),
-            time_ms,
-            target: None,
-        }
+        Claim { player: player.to_string(), called: called.to_string(), time_ms, target: None }
     }
 
     pub fn at(mut self, target: &str) -> Claim {
@@ -49,11 +44,7 @@ pub struct RefereeOptions {
 
 impl Default for RefereeOptions {
     fn default() -> Self {
-        RefereeOptions {
-            wrong_call_penalty: 0,
-            too_late_window_ms: 500,
-            well_play_for_places: false,
-        }
+        RefereeOptions { wrong_call_penalty: 0, too_late_window_ms: 500, well_play_for_places: false }
     }
 }
 
@@ -99,15 +90,7 @@ pub struct Referee<'d> {
 impl<'d> Referee<'d> {
     pub fn new(deck: &'d Deck, players: Vec<String>, game: Box<dyn MiniGame>, options: RefereeOptions) -> Referee<'d> {
         let wrong_calls = vec![0; players.len()];
-        Referee {
-            deck,
-            matcher: NameMatcher::new(deck),
-            game,
-            players,
-            options,
-            last_win_ms: None,
-            wrong_calls,
-        }
+        Referee { deck, matcher: NameMatcher::new(deck), game, players, options, last_win_ms: None, wrong_calls }
     }
 
     pub fn game(&self) -> &dyn MiniGame {
@@ -137,9 +120,8 @@ impl<'d> Referee<'d> {
         if self.game.is_over() {
             return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), "the game is over".into());
         }
-        if let Some(won) = self
-            .last_win_ms
-            .filter(|&t| claim.time_ms < t.saturating_add(self.options.too_late_window_ms))
+        if let Some(won) =
+            self.last_win_ms.filter(|&t| claim.time_ms < t.saturating_add(self.options.too_late_window_ms))
         {
             let message = format!("too late: this exchange was already won at {}", seconds(won));
             return self.verdict(claim, Outcome::TooLate, None, Vec::new(), message);
@@ -171,10 +153,8 @@ impl<'d> Referee<'d> {
     }
 
     fn judge(&mut self, claim: Claim, seat: Seat, symbol: SymbolId, open: Vec<Comparison>) -> Verdict {
-        let compared: Vec<(Comparison, SymbolId)> = open
-            .into_iter()
-            .filter_map(|c| Some((c.clone(), self.deck.shared_symbol(c.left.1, c.right.1)?)))
-            .collect();
+        let compared: Vec<(Comparison, SymbolId)> =
+            open.into_iter().filter_map(|c| Some((c.clone(), self.deck.shared_symbol(c.left.1, c.right.1)?))).collect();
         let hits: Vec<&Comparison> = compared.iter().filter(|(_, s)| *s == symbol).map(|(c, _)| c).collect();
         let name = self.deck.symbol_name(symbol).to_string();
         match hits[..] {
@@ -196,11 +176,8 @@ impl<'d> Referee<'d> {
                 self.verdict(claim, Outcome::Wrong, Some(symbol), compared, message)
             }
             _ => {
-                let whose: Vec<String> = hits
-                    .iter()
-                    .filter_map(|c| c.target)
-                    .map(|s| self.players[s].clone())
-                    .collect();
+                let whose: Vec<String> =
+                    hits.iter().filter_map(|c| c.target).map(|s| self.players[s].clone()).collect();
                 let message = format!("ambiguous: {name} is on {}'s cards; say whose", whose.join(" and "));
                 self.verdict(claim, Outcome::Ambiguous, Some(symbol), compared, message)
             }
@@ -215,13 +192,7 @@ impl<'d> Referee<'d> {
         compared: Vec<(Comparison, SymbolId)>,
         message: String,
     ) -> Verdict {
-        Verdict {
-            claim,
-            outcome,
-            called_symbol,
-            compared,
-            message,
-        }
+        Verdict { claim, outcome, called_symbol, compared, message }
     }
 
     fn seat(&self, name: &str) -> Option<Seat> {

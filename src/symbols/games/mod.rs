@@ -52,12 +52,7 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 4] = [
-        GameKind::Tower,
-        GameKind::Well,
-        GameKind::HotPotato,
-        GameKind::PoisonedGift,
-    ];
+    pub const ALL: [GameKind; 4] = [GameKind::Tower, GameKind::Well, GameKind::HotPotato, GameKind::PoisonedGift];
 
     /// The name used in match records: "tower", "well", "hot-potato", "poisoned-gift".
     pub fn code(self) -> &'static str {
@@ -101,13 +96,7 @@ pub struct Deal {
 
 impl Deal {
     fn all_cards(&self) -> impl Iterator<Item = CardId> + '_ {
-        self.piles
-            .iter()
-            .flatten()
-            .chain(&self.draw)
-            .chain(&self.centre)
-            .chain(self.rounds.iter().flatten())
-            .copied()
+        self.piles.iter().flatten().chain(&self.draw).chain(&self.centre).chain(self.rounds.iter().flatten()).copied()
     }
 }
 
@@ -185,26 +174,16 @@ fn bottom_first(top_first: &[CardId]) -> Vec<CardId> {
 /// Checks that the deal gives exactly one card to every seat (The Tower, The Poisoned Gift).
 fn one_card_each(game: &str, seats: usize, piles: &[Vec<CardId>]) -> Result<(), DealError> {
     if piles.len() != seats || piles.iter().any(|p| p.len() != 1) {
-        return Err(shape(format!(
-            "{game} deals exactly one card to each of the {seats} players"
-        )));
+        return Err(shape(format!("{game} deals exactly one card to each of the {seats} players")));
     }
     Ok(())
 }
 
 fn no_part(game: &str, present: bool, part: &str) -> Result<(), DealError> {
-    if present {
-        Err(shape(format!("{game} has no {part}")))
-    } else {
-        Ok(())
-    }
+    if present { Err(shape(format!("{game} has no {part}"))) } else { Ok(()) }
 }
 
 /// "1 card", "3 cards".
 pub(crate) fn cards(n: usize) -> String {
-    if n == 1 {
-        "1 card".to_string()
-    } else {
-        format!("{n} cards")
-    }
+    if n == 1 { "1 card".to_string() } else { format!("{n} cards") }
 }

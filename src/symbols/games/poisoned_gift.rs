@@ -20,10 +20,7 @@ impl PoisonedGift {
         no_part("The Poisoned Gift", deal.centre.is_some(), "centre card")?;
         no_part("The Poisoned Gift", !deal.rounds.is_empty(), "rounds")?;
         let piles = deal.piles.iter().map(|p| bottom_first(p)).collect();
-        Ok(PoisonedGift {
-            piles,
-            draw: bottom_first(&deal.draw),
-        })
+        Ok(PoisonedGift { piles, draw: bottom_first(&deal.draw) })
     }
 }
 
@@ -59,10 +56,7 @@ impl MiniGame for PoisonedGift {
         };
         self.piles[to].push(card);
         let left = self.draw.len();
-        format!(
-            "{} gives card {card} from the draw pile to {} ({left} left there)",
-            names[claimer], names[to]
-        )
+        format!("{} gives card {card} from the draw pile to {} ({left} left there)", names[claimer], names[to])
     }
 
     fn is_over(&self) -> bool {

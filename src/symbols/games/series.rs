@@ -39,10 +39,7 @@ pub struct Match {
 
 impl Match {
     pub fn new(players: Vec<String>) -> Match {
-        Match {
-            players,
-            results: Vec::new(),
-        }
+        Match { players, results: Vec::new() }
     }
 
     pub fn add(&mut self, result: GameResult) {
@@ -72,11 +69,7 @@ impl Match {
 
     fn names(&self, seats: &[Seat]) -> String {
         let names: Vec<&str> = seats.iter().map(|&s| self.players[s].as_str()).collect();
-        if names.is_empty() {
-            "-".to_string()
-        } else {
-            names.join(" & ")
-        }
+        if names.is_empty() { "-".to_string() } else { names.join(" & ") }
     }
 
     /// The match table: one row per mini-game with its winner and each player's cards, then the
@@ -89,12 +82,7 @@ impl Match {
         }
         out.push('\n');
         for (i, r) in self.results.iter().enumerate() {
-            out.push_str(&format!(
-                "{:<4}{:<20}{:<22}",
-                i + 1,
-                r.kind.to_string(),
-                self.names(r.winners())
-            ));
+            out.push_str(&format!("{:<4}{:<20}{:<22}", i + 1, r.kind.to_string(), self.names(r.winners())));
             for cards in &r.cards {
                 out.push_str(&format!("{cards:>width$} "));
             }

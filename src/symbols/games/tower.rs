@@ -19,10 +19,7 @@ impl Tower {
         }
         no_part("The Tower", deal.centre.is_some(), "centre card")?;
         no_part("The Tower", !deal.rounds.is_empty(), "rounds")?;
-        Ok(Tower {
-            piles: deal.piles.iter().map(|p| bottom_first(p)).collect(),
-            draw: bottom_first(&deal.draw),
-        })
+        Ok(Tower { piles: deal.piles.iter().map(|p| bottom_first(p)).collect(), draw: bottom_first(&deal.draw) })
     }
 }
 
@@ -38,11 +35,7 @@ impl MiniGame for Tower {
     fn comparisons(&self, claimer: Seat) -> Vec<Comparison> {
         match (self.piles.get(claimer).and_then(|p| p.last()), self.draw.last()) {
             (Some(&mine), Some(&drawn)) => {
-                vec![Comparison {
-                    left: (Place::Player(claimer), mine),
-                    right: (Place::Draw, drawn),
-                    target: None,
-                }]
+                vec![Comparison { left: (Place::Player(claimer), mine), right: (Place::Draw, drawn), target: None }]
             }
             _ => Vec::new(),
         }
@@ -54,10 +47,7 @@ impl MiniGame for Tower {
         };
         self.piles[claimer].push(card);
         let left = self.draw.len();
-        format!(
-            "{} takes card {card} from the draw pile ({left} left there)",
-            names[claimer]
-        )
+        format!("{} takes card {card} from the draw pile ({left} left there)", names[claimer])
     }
 
     fn is_over(&self) -> bool {

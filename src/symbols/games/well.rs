@@ -23,22 +23,14 @@ impl Well {
         if deal.piles.len() != seats || deal.piles.iter().any(Vec::is_empty) {
             return Err(shape(format!("The Well deals a pile to each of the {seats} players")));
         }
-        let (least, most) = (
-            deal.piles.iter().map(Vec::len).min(),
-            deal.piles.iter().map(Vec::len).max(),
-        );
+        let (least, most) = (deal.piles.iter().map(Vec::len).min(), deal.piles.iter().map(Vec::len).max());
         if most.unwrap_or(0) - least.unwrap_or(0) > 1 {
             return Err(shape("The Well deals evenly: piles may differ by one card at most"));
         }
         no_part("The Well", !deal.draw.is_empty(), "draw pile")?;
         no_part("The Well", !deal.rounds.is_empty(), "rounds")?;
         let piles = deal.piles.iter().map(|p| bottom_first(p)).collect();
-        Ok(Well {
-            piles,
-            centre: vec![centre],
-            finished: Vec::new(),
-            play_for_places: false,
-        })
+        Ok(Well { piles, centre: vec![centre], finished: Vec::new(), play_for_places: false })
     }
 
     /// House rule: keep playing for places after the winner has emptied their pile.
@@ -69,11 +61,7 @@ impl MiniGame for Well {
         if self.is_over() {
             return Vec::new();
         }
-        vec![Comparison {
-            left: (Place::Player(claimer), mine),
-            right: (Place::Centre, centre),
-            target: None,
-        }]
+        vec![Comparison { left: (Place::Player(claimer), mine), right: (Place::Centre, centre), target: None }]
     }
 
     fn apply(&mut self, claimer: Seat, _comparison: &Comparison, names: &[String]) -> String {
@@ -82,17 +70,10 @@ impl MiniGame for Well {
         };
         self.centre.push(card);
         let left = self.piles[claimer].len();
-        let mut said = format!(
-            "{} puts card {card} on the centre ({left} left in their pile)",
-            names[claimer]
-        );
+        let mut said = format!("{} puts card {card} on the centre ({left} left in their pile)", names[claimer]);
         if left == 0 {
             self.finished.push(claimer);
-            said.push_str(&format!(
-                "; {} has emptied their pile (place {})",
-                names[claimer],
-                self.finished.len()
-            ));
+            said.push_str(&format!("; {} has emptied their pile (place {})", names[claimer], self.finished.len()));
         }
         said
     }

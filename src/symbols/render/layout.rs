@@ -36,12 +36,7 @@ pub fn layout(seed: u64, count: usize) -> Vec<Slot> {
     placed.sort_by_key(|(i, _)| *i);
     placed
         .into_iter()
-        .map(|(_, c)| Slot {
-            x: c.x,
-            y: c.y,
-            diameter: 2.0 * c.r,
-            rotation_deg: rng.unit() * 360.0 - 180.0,
-        })
+        .map(|(_, c)| Slot { x: c.x, y: c.y, diameter: 2.0 * c.r, rotation_deg: rng.unit() * 360.0 - 180.0 })
         .collect()
 }
 
@@ -89,11 +84,7 @@ fn place(rng: &mut SplitMix, mut r: f32, placed: &[(usize, Circle)]) -> Circle {
         for _ in 0..400 {
             let reach = (INNER - r).max(0.0);
             let (angle, dist) = (rng.unit() * std::f32::consts::TAU, reach * rng.unit().sqrt());
-            let c = Circle {
-                x: dist * angle.cos(),
-                y: dist * angle.sin(),
-                r,
-            };
+            let c = Circle { x: dist * angle.cos(), y: dist * angle.sin(), r };
             if fits(&c, placed, None) {
                 return c;
             }
@@ -211,10 +202,7 @@ mod tests {
                 assert!(a.diameter > 0.2, "card {card}: symbol {i} is tiny ({})", a.diameter);
                 for b in &slots[i + 1..] {
                     let d = ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
-                    assert!(
-                        d + 1e-4 >= (a.diameter + b.diameter) / 2.0 + GAP,
-                        "card {card} overlaps"
-                    );
+                    assert!(d + 1e-4 >= (a.diameter + b.diameter) / 2.0 + GAP, "card {card} overlaps");
                 }
             }
         }
@@ -225,9 +213,7 @@ mod tests {
         assert_eq!(layout(7, 8), layout(7, 8));
         assert_ne!(layout(7, 8), layout(8, 8));
         let sizes: Vec<f32> = layout(3, 8).iter().map(|s| s.diameter).collect();
-        let (min, max) = sizes
-            .iter()
-            .fold((f32::MAX, 0.0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+        let (min, max) = sizes.iter().fold((f32::MAX, 0.0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
         assert!(max > 1.3 * min, "sizes should vary: {sizes:?}");
     }
 }

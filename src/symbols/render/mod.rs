@@ -29,10 +29,7 @@ pub struct PictureDeck {
 impl PictureDeck {
     /// The built-in Cipher deck.
     pub fn cipher() -> PictureDeck {
-        PictureDeck {
-            deck: cipher::cipher_deck(),
-            pictures: cipher::SYMBOLS.iter().map(|s| s.svg).collect(),
-        }
+        PictureDeck { deck: cipher::cipher_deck(), pictures: cipher::SYMBOLS.iter().map(|s| s.svg).collect() }
     }
 
     /// A built-in deck with pictures, by name ("cipher").
@@ -103,23 +100,14 @@ pub fn card_svg(deck: &PictureDeck, card: &Card, diameter: f32, ids: &str) -> (S
             unique_ids(svg_body(deck.picture(symbol)), &format!("{ids}s{k}"))
         );
         let name = deck.deck.symbol_name(symbol).to_string();
-        placements.push(SymbolPlacement {
-            symbol,
-            name,
-            center,
-            size,
-            rotation_deg: slot.rotation_deg,
-        });
+        placements.push(SymbolPlacement { symbol, name, center, size, rotation_deg: slot.rotation_deg });
     }
     (svg, placements)
 }
 
 /// The inside of an `<svg>` document: what lies between its opening tag and `</svg>`.
 fn svg_body(document: &str) -> &str {
-    let start = document
-        .find("<svg")
-        .and_then(|i| document[i..].find('>').map(|j| i + j + 1))
-        .unwrap_or(0);
+    let start = document.find("<svg").and_then(|i| document[i..].find('>').map(|j| i + j + 1)).unwrap_or(0);
     let end = document.rfind("</svg>").unwrap_or(document.len());
     &document[start..end.max(start)]
 }
@@ -149,9 +137,7 @@ fn unique_ids(body: &str, suffix: &str) -> String {
 /// fonts needed).
 pub(crate) fn parse_svg(svg: &str) -> Result<usvg::Tree, RenderError> {
     let mut options = usvg::Options::default();
-    options
-        .fontdb_mut()
-        .load_font_data(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
+    options.fontdb_mut().load_font_data(epaint_default_fonts::UBUNTU_LIGHT.to_vec());
     if let Some(family) = options.fontdb.faces().next().and_then(|f| f.families.first()) {
         options.font_family = family.0.clone();
     }
@@ -163,11 +149,7 @@ pub(crate) fn rasterise(svg: &str, width: u32, height: u32) -> Result<RgbaImage,
     let tree = parse_svg(svg)?;
     let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(RenderError::BadSize(width, height))?;
     let scale = (width as f32 / tree.size().width(), height as f32 / tree.size().height());
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(scale.0, scale.1),
-        &mut pixmap.as_mut(),
-    );
+    resvg::render(&tree, tiny_skia::Transform::from_scale(scale.0, scale.1), &mut pixmap.as_mut());
     // tiny-skia stores premultiplied alpha; images want it straight.
     let pixels = pixmap.pixels().iter().flat_map(|p| {
         let c = p.demultiply();
@@ -202,15 +184,9 @@ mod tests {
     #[test]
     fn body_and_ids() {
         let doc = r##"<svg xmlns="x" viewBox="0 0 128 128"><linearGradient id="g1"/><path fill="url(#g1)" xlink:href="#g1"/></svg>"##;
-        assert_eq!(
-            svg_body(doc),
-            r##"<linearGradient id="g1"/><path fill="url(#g1)" xlink:href="#g1"/>"##
-        );
+        assert_eq!(svg_body(doc), r##"<linearGradient id="g1"/><path fill="url(#g1)" xlink:href="#g1"/>"##);
         let unique = unique_ids(svg_body(doc), "c1");
-        assert_eq!(
-            unique,
-            r##"<linearGradient id="g1-c1"/><path fill="url(#g1-c1)" xlink:href="#g1-c1"/>"##
-        );
+        assert_eq!(unique, r##"<linearGradient id="g1-c1"/><path fill="url(#g1-c1)" xlink:href="#g1-c1"/>"##);
     }
 
     #[test]

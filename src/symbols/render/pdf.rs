@@ -118,11 +118,7 @@ fn card_page(deck: &PictureDeck, paper: Paper, ids: Vec<CardId>, page: usize, pa
                 s
             })
             .collect();
-        cards.push(PrintedCard {
-            card: *id,
-            center_mm: (cx, cy),
-            symbols,
-        });
+        cards.push(PrintedCard { card: *id, center_mm: (cx, cy), symbols });
     }
     let first = ids.first().copied().unwrap_or(0);
     let last = ids.last().copied().unwrap_or(0);
@@ -134,11 +130,7 @@ fn card_page(deck: &PictureDeck, paper: Paper, ids: Vec<CardId>, page: usize, pa
         xml_escape(&deck.deck.name),
         deck.deck.cards().len()
     );
-    PrintedPage {
-        cards,
-        is_legend: false,
-        svg,
-    }
+    PrintedPage { cards, is_legend: false, svg }
 }
 
 /// Every symbol with its picture, name and synonyms, in alphabetical order, three columns.
@@ -180,11 +172,7 @@ fn legend_page(deck: &PictureDeck, paper: Paper) -> PrintedPage {
         }
     }
     svg.push_str("</svg>");
-    PrintedPage {
-        cards: Vec::new(),
-        is_legend: true,
-        svg,
-    }
+    PrintedPage { cards: Vec::new(), is_legend: true, svg }
 }
 
 fn xml_escape(text: &str) -> String {
@@ -201,10 +189,7 @@ fn write_pdf(pages: &[PrintedPage], paper: Paper) -> Result<Vec<u8>, RenderError
     let mut pdf = Pdf::new();
     let mut page_ids = Vec::new();
     // Text becomes outlines: the PDF then needs no fonts at all.
-    let options = svg2pdf::ConversionOptions {
-        embed_text: false,
-        ..Default::default()
-    };
+    let options = svg2pdf::ConversionOptions { embed_text: false, ..Default::default() };
     for page in pages {
         let tree = parse_svg(&page.svg)?;
         let (chunk, root) = svg2pdf::to_chunk(&tree, options).map_err(|e| RenderError::Pdf(e.to_string()))?;
@@ -226,9 +211,7 @@ fn write_pdf(pages: &[PrintedPage], paper: Paper) -> Result<Vec<u8>, RenderError
         page_ids.push(page_id);
     }
     pdf.catalog(catalog_id).pages(tree_id);
-    pdf.pages(tree_id)
-        .kids(page_ids.iter().copied())
-        .count(page_ids.len() as i32);
+    pdf.pages(tree_id).kids(page_ids.iter().copied()).count(page_ids.len() as i32);
     Ok(pdf.finish())
 }
 
@@ -244,10 +227,7 @@ mod tests {
             for (i, &(x, y)) in centres.iter().enumerate() {
                 let r = CARD_MM / 2.0;
                 assert!(x - r >= MIN_MARGIN_MM && x + r <= w - MIN_MARGIN_MM, "{paper:?}");
-                assert!(
-                    y - r >= MIN_MARGIN_MM - 0.01 && y + r <= h - MIN_MARGIN_MM + 0.01,
-                    "{paper:?} {y}"
-                );
+                assert!(y - r >= MIN_MARGIN_MM - 0.01 && y + r <= h - MIN_MARGIN_MM + 0.01, "{paper:?} {y}");
                 for &(x2, y2) in &centres[i + 1..] {
                     assert!(((x - x2).powi(2) + (y - y2).powi(2)).sqrt() >= CARD_MM - 1e-3);
                 }

@@ -49,10 +49,7 @@ pub fn render_scene(deck: &PictureDeck, scene: &Scene) -> Result<(RgbaImage, Vec
     );
     let mut truth = Vec::with_capacity(scene.cards.len());
     for (i, placed) in scene.cards.iter().enumerate() {
-        let card = deck
-            .deck
-            .card(placed.card)
-            .ok_or(RenderError::UnknownCard(placed.card))?;
+        let card = deck.deck.card(placed.card).ok_or(RenderError::UnknownCard(placed.card))?;
         let d = placed.diameter;
         let (body, symbols) = card_svg(deck, card, d, &format!("k{i}"));
         let (cx, cy) = placed.center;
@@ -72,12 +69,7 @@ pub fn render_scene(deck: &PictureDeck, scene: &Scene) -> Result<(RgbaImage, Vec
             -d / 2.0
         );
         let symbols = symbols.into_iter().map(|s| to_scene(s, placed)).collect();
-        truth.push(CardTruth {
-            card: placed.card,
-            center: placed.center,
-            radius: d / 2.0,
-            symbols,
-        });
+        truth.push(CardTruth { card: placed.card, center: placed.center, radius: d / 2.0, symbols });
     }
     svg.push_str("</svg>");
     Ok((rasterise(&svg, w, h)?, truth))
@@ -123,18 +115,8 @@ mod tests {
     #[test]
     fn ground_truth_follows_the_card() {
         let deck = PictureDeck::cipher();
-        let placed = SceneCard {
-            card: 5,
-            center: (260.0, 200.0),
-            diameter: 300.0,
-            rotation_deg: 90.0,
-        };
-        let scene = Scene {
-            width: 520,
-            height: 400,
-            table_rgb: [30, 90, 50],
-            cards: vec![placed],
-        };
+        let placed = SceneCard { card: 5, center: (260.0, 200.0), diameter: 300.0, rotation_deg: 90.0 };
+        let scene = Scene { width: 520, height: 400, table_rgb: [30, 90, 50], cards: vec![placed] };
         let (image, truth) = render_scene(&deck, &scene).unwrap();
         let (alone, upright) = render_card(&deck, 5, 300).unwrap();
         assert_eq!(truth[0].symbols.len(), 8);
