@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A suit. Clubs and Spades are black, Diamonds and Hearts red.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Suit {
     Clubs,
     Diamonds,
@@ -169,6 +169,19 @@ impl FromStr for Card {
         let suit = Suit::from_char(suit_char).ok_or_else(err)?;
         let rank = Rank::parse(&text[..text.len() - suit_char.len_utf8()]).ok_or_else(err)?;
         Ok(Card { rank, suit })
+    }
+}
+
+impl Serialize for Rank {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rank {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

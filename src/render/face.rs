@@ -44,6 +44,9 @@ pub struct FaceStyle {
     pub red: Scalar,
     pub black: Scalar,
     pub court_accent: Scalar,
+    /// Draw the index's suit sign with the typeface's own ♣♦♥♠ when it has them (decks differ
+    /// in their suit shapes), else with the drawn pips.
+    pub font_suits: bool,
 }
 
 impl Default for FaceStyle {
@@ -56,6 +59,7 @@ impl Default for FaceStyle {
             red: bgr(200, 24, 32),
             black: bgr(20, 20, 24),
             court_accent: bgr(40, 90, 190),
+            font_suits: false,
         }
     }
 }
@@ -88,7 +92,7 @@ pub fn face_size(width: i32) -> (i32, i32) {
 pub fn index_box(width: i32, style: &FaceStyle) -> Rect {
     let w = f64::from(width);
     let height = style.index_height * w * 2.3 + 0.05 * w;
-    Rect::new((0.015 * w) as i32, (0.025 * w) as i32, (0.2 * w) as i32, height as i32)
+    Rect::new((0.035 * w) as i32, (0.045 * w) as i32, (0.19 * w) as i32, height as i32)
 }
 
 /// Draws the face of `card`, BGR, `width` pixels wide.
@@ -167,10 +171,18 @@ fn draw_index(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> ope
     let centre_x = f64::from(bx.x) + f64::from(bx.width) / 2.0;
     let glyph_h = style.index_height * w;
     let top = f64::from(bx.y) + 0.02 * w;
-    draw_text(face, card.rank.code(), style, Pt::new(centre_x, top), glyph_h, ink)?;
+    draw_text(face, card.rank.code(), style, Pt::new(centre_x, top), glyph_h, f64::from(bx.width) * 0.9, ink)?;
     let pip_h = glyph_h * 0.85;
-    let pip_centre = Pt::new(centre_x, top + glyph_h * 1.25 + pip_h / 2.0);
-    draw_pip(face, card.suit, pip_centre, pip_h, false, ink)
+    let pip_top = top + glyph_h * 1.25;
+    if style.font_suits && has_glyph(&style.font, card.suit.symbol()) {
+        let sign = card.suit.symbol().to_string();
+        return draw_text(face, &sign, style, Pt::new(centre_x, pip_top), pip_h, f64::from(bx.width) * 0.9, ink);
+    }
+    draw_pip(face, card.suit, Pt::new(centre_x, pip_top + pip_h / 2.0), pip_h, false, ink)
+}
+
+fn has_glyph(font: &IndexFont, c: char) -> bool {
+    FontRef::try_from_slice(font.bytes()).is_ok_and(|f| f.glyph_id(c).0 != 0)
 }
 
 /// Copies the top-left index, turned 180°, into the bottom-right corner.
@@ -190,16 +202,21 @@ fn draw_text(
     style: &FaceStyle,
     top_centre: Pt,
     height: f64,
+    max_width: f64,
     ink: Scalar,
 ) -> opencv::Result<()> {
     let font =
         FontRef::try_from_slice(style.font.bytes()).map_err(|e| opencv::Error::new(core::StsError, e.to_string()))?;
     let cap = font.as_scaled(PxScale::from(1.0)).ascent() * 0.72;
-    let scale = PxScale::from((height / f64::from(cap)) as f32);
-    let scaled = font.as_scaled(scale);
     // Narrow "10" so that both digits fit the index column, as real decks do.
     let squeeze = if text.chars().count() > 1 { 0.72 } else { 1.0 };
-    let advance: f32 = text.chars().map(|c| scaled.h_advance(font.glyph_id(c))).sum::<f32>() * squeeze;
+    let unit_advance: f32 =
+        text.chars().map(|c| font.as_scaled(PxScale::from(1.0)).h_advance(font.glyph_id(c))).sum::<f32>() * squeeze;
+    // Wide typefaces are drawn smaller so that the index stays inside its column.
+    let size = (height / f64::from(cap)).min(max_width / f64::from(unit_advance.max(1e-3)));
+    let scale = PxScale::from(size as f32);
+    let scaled = font.as_scaled(scale);
+    let advance = unit_advance * size as f32;
     let mut pen_x = top_centre.x as f32 - advance / 2.0;
     let baseline = (top_centre.y + height) as f32;
     let smear = (style.weight * f64::from(face.cols()) / 250.0).max(0.0);
@@ -306,7 +323,7 @@ fn draw_court(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> ope
     imgproc::rectangle(face, frame, style.court_accent, thickness, imgproc::LINE_AA, 0)?;
     let cx = w / 2.0;
     draw_headdress(face, card.rank, Pt::new(cx, 0.3 * h), 0.34 * w, ink, style.court_accent)?;
-    draw_text(face, card.rank.code(), style, Pt::new(cx, 0.42 * h), 0.22 * w, ink)?;
+    draw_text(face, card.rank.code(), style, Pt::new(cx, 0.42 * h), 0.22 * w, 0.44 * w, ink)?;
     draw_pip(face, card.suit, Pt::new(cx, 0.72 * h), 0.2 * w, false, ink)
 }
 

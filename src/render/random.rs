@@ -176,7 +176,7 @@ fn random_font(rng: &mut ChaCha8Rng, extra: &[std::sync::Arc<[u8]>]) -> IndexFon
     }
 }
 
-fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -> FaceStyle {
+pub fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -> FaceStyle {
     let shade = |rng: &mut ChaCha8Rng, r: (u8, u8), g: (u8, u8), b: (u8, u8)| {
         bgr(rng.random_range(r.0..=r.1), rng.random_range(g.0..=g.1), rng.random_range(b.0..=b.1))
     };
@@ -188,6 +188,7 @@ fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -> Fa
         red: shade(rng, (170, 230), (0, 50), (0, 60)),
         black: shade(rng, (0, 40), (0, 40), (0, 50)),
         court_accent: shade(rng, (0, 200), (0, 200), (0, 200)),
+        font_suits: rng.random_bool(0.5),
     }
 }
 
