@@ -5,3 +5,4 @@
 
 pub mod cards;
 pub mod cli;
+pub mod vision;
