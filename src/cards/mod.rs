@@ -80,7 +80,9 @@ impl Rank {
 
     /// The canonical text: `A 2 … 10 J Q K`.
     pub fn code(self) -> &'static str {
-        const CODES: [&str; 13] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+        const CODES: [&str; 13] = [
+            "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+        ];
         CODES[usize::from(self.0 - 1)]
     }
 
@@ -91,7 +93,9 @@ impl Rank {
             "J" => 11,
             "Q" => 12,
             "K" => 13,
-            digit if digit.len() == 1 => digit.parse::<u8>().ok().filter(|v| (2..=9).contains(v))?,
+            digit if digit.len() == 1 => {
+                digit.parse::<u8>().ok().filter(|v| (2..=9).contains(v))?
+            }
             _ => return None,
         };
         Some(Rank(value))
@@ -120,7 +124,9 @@ pub struct Card {
 
 /// A text that is not a card code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a card code (expected a rank A 2-10 J Q K then a suit C D H S, e.g. QS or 10H)")]
+#[error(
+    "'{0}' is not a card code (expected a rank A 2-10 J Q K then a suit C D H S, e.g. QS or 10H)"
+)]
 pub struct CodeError(pub String);
 
 impl Card {
@@ -143,7 +149,10 @@ impl Card {
 
     pub fn from_index(index: usize) -> Option<Card> {
         let suit = *Suit::ALL.get(index / 13)?;
-        Some(Card { rank: Rank((index % 13) as u8 + 1), suit })
+        Some(Card {
+            rank: Rank((index % 13) as u8 + 1),
+            suit,
+        })
     }
 
     pub fn is_red(self) -> bool {

@@ -4,6 +4,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates};
+use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Suit};
 
 /// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
@@ -113,7 +114,46 @@ impl CardDetector {
                 index_boxes: boxes,
             });
         }
+        self.add_loose_indices(frame, &mut out)?;
         Ok(out)
+    }
+
+    /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
+    /// Two corners of one card (same reading, opposite directions) count once.
+    fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
+        let hits = find_indices(frame, &self.templates, self.config.min_confidence)?;
+        let mut kept: Vec<IndexHit> = Vec::new();
+        for hit in hits {
+            let centre = [
+                hit.bbox.x as f32 + hit.bbox.width as f32 / 2.0,
+                hit.bbox.y as f32 + hit.bbox.height as f32 / 2.0,
+            ];
+            if out
+                .iter()
+                .any(|d| d.quad.is_some_and(|q| inside(&q, centre)))
+            {
+                continue;
+            }
+            let twin = kept.iter().any(|k| {
+                let dot = k.down[0] * hit.down[0] + k.down[1] * hit.down[1];
+                let dist = ((k.bbox.x - hit.bbox.x) as f32).hypot((k.bbox.y - hit.bbox.y) as f32);
+                k.card == hit.card && dot < -0.5 && dist < 14.0 * k.size.max(hit.size)
+            });
+            if !twin {
+                kept.push(hit);
+            }
+        }
+        for hit in kept {
+            let b = hit.bbox;
+            out.push(CardDetection {
+                card: Some(hit.card),
+                face: Face::Up,
+                confidence: hit.confidence,
+                quad: None,
+                index_boxes: vec![[b.x, b.y, b.width, b.height]],
+            });
+        }
+        Ok(())
     }
 
     /// The rank and suit glyphs of one corner of a rectified card, unread (for enrolment).
@@ -443,6 +483,17 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
         }
     }
     Ok(quads)
+}
+
+/// Whether a point lies inside a convex quad.
+fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
+    let sides: Vec<f32> = (0..4)
+        .map(|i| {
+            let (a, b) = (q[i], q[(i + 1) % 4]);
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        })
+        .collect();
+    sides.iter().all(|&v| v >= 0.0) || sides.iter().all(|&v| v <= 0.0)
 }
 
 fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {

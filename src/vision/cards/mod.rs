@@ -7,4 +7,5 @@ pub mod labels;
 
 pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
 pub mod enroll;
+pub mod index;
 pub mod output;
