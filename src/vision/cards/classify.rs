@@ -7,6 +7,9 @@ use opencv::{core, imgproc, prelude::*};
 
 use crate::cards::{Rank, Suit};
 
+/// The trained template set (see models/README.md).
+const MODEL: &[u8] = include_bytes!("../../../models/card_glyphs.bin");
+
 /// Side lengths of the normalised glyph mask.
 pub const GLYPH_W: i32 = 20;
 pub const GLYPH_H: i32 = 28;
@@ -31,7 +34,17 @@ impl GlyphFeature {
             0.0,
             imgproc::INTER_AREA,
         )?;
-        let bytes = small.data_bytes()?;
+        // Blurring makes the comparison tolerant of stroke width and small shifts.
+        let mut soft = Mat::default();
+        imgproc::gaussian_blur(
+            &small,
+            &mut soft,
+            core::Size::new(5, 5),
+            1.2,
+            1.2,
+            core::BORDER_CONSTANT,
+        )?;
+        let bytes = soft.data_bytes()?;
         let pixels = bytes
             .iter()
             .map(|&v| if v > 0 { f32::from(v) / 255.0 } else { 0.0 })
@@ -70,33 +83,99 @@ pub struct GlyphTemplates {
 }
 
 impl GlyphTemplates {
-    /// Templates rendered from the bundled fonts, each also thickened and thinned.
+    /// The templates the program ships with: glyphs rendered from the bundled fonts, drawn suit
+    /// pips, and the trained template set `models/card_glyphs.bin` (compiled in).
     pub fn builtin() -> opencv::Result<GlyphTemplates> {
-        let mut templates = Vec::new();
-        let text_fonts = [
+        let bundled = [
             epaint_default_fonts::UBUNTU_LIGHT,
             epaint_default_fonts::HACK_REGULAR,
         ];
-        for data in text_fonts {
-            let Ok(font) = FontRef::try_from_slice(data) else {
-                continue;
-            };
-            for rank in Rank::all() {
-                for squeeze in [0.75f32, 1.0] {
-                    if let Some(mask) = render_text(&font, rank.code(), squeeze)? {
-                        push_variants(&mut templates, GlyphClass::Rank(rank), &mask)?;
-                    }
-                }
-            }
-        }
+        let mut set = GlyphTemplates::render(&bundled, true)?;
         for suit in Suit::ALL {
             for narrow in [0.8f32, 1.0] {
                 push_variants(
-                    &mut templates,
+                    &mut set.templates,
                     GlyphClass::Suit(suit),
                     &draw_pip(suit, narrow)?,
                 )?;
             }
+        }
+        let model = GlyphTemplates::decode(MODEL).map_err(|e| {
+            opencv::Error::new(core::StsParseError, format!("models/card_glyphs.bin: {e}"))
+        })?;
+        set.templates.extend(model.templates);
+        Ok(set)
+    }
+
+    /// Renders every rank (and every suit sign a font has) from the given font files, each at
+    /// two widths; `variants` adds thickened and thinned copies.
+    pub fn render(fonts: &[&[u8]], variants: bool) -> opencv::Result<GlyphTemplates> {
+        let mut templates = Vec::new();
+        for data in fonts {
+            let Ok(font) = FontRef::try_from_slice(data) else {
+                continue;
+            };
+            let mut add = |class: GlyphClass, text: &str, squeeze: f32| -> opencv::Result<()> {
+                if let Some(mask) = render_text(&font, text, squeeze)? {
+                    if variants {
+                        push_variants(&mut templates, class, &mask)?;
+                    } else {
+                        templates.push((class, GlyphFeature::from_mask(&mask)?));
+                    }
+                }
+                Ok(())
+            };
+            for rank in Rank::all() {
+                for squeeze in [0.55f32, 0.75, 1.0] {
+                    add(GlyphClass::Rank(rank), rank.code(), squeeze)?;
+                }
+            }
+            for suit in Suit::ALL {
+                add(GlyphClass::Suit(suit), &suit.symbol().to_string(), 1.0)?;
+            }
+        }
+        Ok(GlyphTemplates { templates })
+    }
+
+    /// The compact binary form: `CRG1`, a u32 count, then per template a class byte (0..13 ranks
+    /// A..K, 13..17 suits C D H S), the aspect as f32 and `GLYPH_W x GLYPH_H` bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = b"CRG1".to_vec();
+        out.extend((self.templates.len() as u32).to_le_bytes());
+        for (class, glyph) in &self.templates {
+            out.push(match class {
+                GlyphClass::Rank(r) => r.value() - 1,
+                GlyphClass::Suit(s) => 13 + *s as u8,
+            });
+            out.extend(glyph.aspect.to_le_bytes());
+            out.extend(glyph.pixels.iter().map(|v| (v * 255.0).round() as u8));
+        }
+        out
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<GlyphTemplates, String> {
+        let n_px = (GLYPH_W * GLYPH_H) as usize;
+        if bytes.len() < 8 || &bytes[..4] != b"CRG1" {
+            return Err("not a CRG1 template file".into());
+        }
+        let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+        let record = 1 + 4 + n_px;
+        if bytes.len() != 8 + count * record {
+            return Err(format!(
+                "length {} does not match {count} templates",
+                bytes.len()
+            ));
+        }
+        let mut templates = Vec::with_capacity(count);
+        for rec in bytes[8..].chunks_exact(record) {
+            let class = match rec[0] {
+                c @ 0..13 => GlyphClass::Rank(Rank::new(c + 1).ok_or("bad rank")?),
+                c @ 13..17 => GlyphClass::Suit(Suit::ALL[usize::from(c - 13)]),
+                c => return Err(format!("bad class byte {c}")),
+            };
+            let aspect = f32::from_le_bytes([rec[1], rec[2], rec[3], rec[4]]);
+            let pixels = rec[5..].iter().map(|&v| f32::from(v) / 255.0).collect();
+            templates.push((class, GlyphFeature { pixels, aspect }));
         }
         Ok(GlyphTemplates { templates })
     }

@@ -200,7 +200,7 @@ impl CardDetector {
 /// Turns a best similarity and the runner-up's into a 0..1 confidence: high when the best
 /// template fits well and clearly better than any other class.
 fn glyph_confidence(best: f32, second: f32) -> f32 {
-    let fit = ((best - 0.5) / 0.4).clamp(0.0, 1.0);
+    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
     let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
     (fit * (0.5 + 0.5 * margin)).sqrt()
 }

@@ -169,7 +169,7 @@ fn ink_is_red(frame: &Mat, labels: &Mat, blob: &Blob) -> opencv::Result<Option<b
 }
 
 fn confidence(best: f32, second: f32) -> f32 {
-    let fit = ((best - 0.55) / 0.35).clamp(0.0, 1.0);
+    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
     let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
     (fit * (0.5 + 0.5 * margin)).sqrt()
 }
