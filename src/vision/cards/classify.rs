@@ -45,25 +45,27 @@ impl GlyphFeature {
             core::BORDER_CONSTANT,
         )?;
         let bytes = soft.data_bytes()?;
-        let pixels = bytes
-            .iter()
-            .map(|&v| if v > 0 { f32::from(v) / 255.0 } else { 0.0 })
-            .collect();
-        Ok(GlyphFeature { pixels, aspect })
+        let pixels = bytes.iter().map(|&v| f32::from(v) / 255.0).collect();
+        Ok(GlyphFeature::normalised(pixels, aspect))
+    }
+
+    /// Scales the pixels to unit length, so that a comparison is a dot product.
+    pub fn normalised(mut pixels: Vec<f32>, aspect: f32) -> GlyphFeature {
+        let norm = pixels.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            pixels.iter_mut().for_each(|v| *v /= norm);
+        }
+        GlyphFeature { pixels, aspect }
     }
 
     /// Normalised correlation of the masks, lowered when the aspects differ: 1 = identical.
     pub fn similarity(&self, other: &GlyphFeature) -> f32 {
-        let (mut ab, mut aa, mut bb) = (0.0f32, 0.0f32, 0.0f32);
-        for (a, b) in self.pixels.iter().zip(&other.pixels) {
-            ab += a * b;
-            aa += a * a;
-            bb += b * b;
-        }
-        if aa == 0.0 || bb == 0.0 {
-            return 0.0;
-        }
-        let shape = ab / (aa * bb).sqrt();
+        let shape: f32 = self
+            .pixels
+            .iter()
+            .zip(&other.pixels)
+            .map(|(a, b)| a * b)
+            .sum();
         let aspect = (self.aspect / other.aspect).ln().abs();
         shape * (-aspect * 1.5).exp()
     }
@@ -148,7 +150,13 @@ impl GlyphTemplates {
                 GlyphClass::Suit(s) => 13 + *s as u8,
             });
             out.extend(glyph.aspect.to_le_bytes());
-            out.extend(glyph.pixels.iter().map(|v| (v * 255.0).round() as u8));
+            let max = glyph
+                .pixels
+                .iter()
+                .copied()
+                .fold(0.0f32, f32::max)
+                .max(f32::MIN_POSITIVE);
+            out.extend(glyph.pixels.iter().map(|v| (v / max * 255.0).round() as u8));
         }
         out
     }
@@ -175,7 +183,7 @@ impl GlyphTemplates {
             };
             let aspect = f32::from_le_bytes([rec[1], rec[2], rec[3], rec[4]]);
             let pixels = rec[5..].iter().map(|&v| f32::from(v) / 255.0).collect();
-            templates.push((class, GlyphFeature { pixels, aspect }));
+            templates.push((class, GlyphFeature::normalised(pixels, aspect)));
         }
         Ok(GlyphTemplates { templates })
     }

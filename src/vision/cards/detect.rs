@@ -121,7 +121,14 @@ impl CardDetector {
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
     /// Two corners of one card (same reading, opposite directions) count once.
     fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
-        let hits = find_indices(frame, &self.templates, self.config.min_confidence)?;
+        let read: Vec<[[f32; 2]; 4]> = out
+            .iter()
+            .filter(|d| d.card.is_some())
+            .filter_map(|d| d.quad)
+            .collect();
+        let hits = find_indices(frame, &self.templates, self.config.min_confidence, |p| {
+            read.iter().any(|q| inside(q, p))
+        })?;
         let mut kept: Vec<IndexHit> = Vec::new();
         for hit in hits {
             let centre = [

@@ -175,12 +175,15 @@ fn confidence(best: f32, second: f32) -> f32 {
 }
 
 /// Every index corner readable in the frame, best first, each glyph used once.
+/// Glyphs whose centre lies in `skip(centre)` are left out (cards already read from an outline).
 pub fn find_indices(
     frame: &Mat,
     templates: &GlyphTemplates,
     min_confidence: f32,
+    skip: impl Fn([f32; 2]) -> bool,
 ) -> opencv::Result<Vec<IndexHit>> {
-    let (labels, blobs, _ink) = glyph_blobs(frame)?;
+    let (labels, mut blobs, _ink) = glyph_blobs(frame)?;
+    blobs.retain(|b| !skip(b.centre));
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
