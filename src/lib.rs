@@ -10,3 +10,4 @@ pub mod render;
 pub mod rules;
 pub mod symbols;
 pub mod ui;
+pub mod vision;

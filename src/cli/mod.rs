@@ -5,7 +5,9 @@ mod deck;
 mod minigame;
 mod omphala;
 mod render;
+pub mod vision_cards;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -79,6 +81,26 @@ pub enum Command {
     /// Draw synthetic table scenes with ground truth.
     #[command(subcommand)]
     Render(render::RenderCommand),
+    /// Find and read the playing cards in images.
+    Detect {
+        #[arg(required = true)]
+        images: Vec<PathBuf>,
+        /// One JSON object per image (shared/spec/formats.md).
+        #[arg(long)]
+        json: bool,
+        /// Draw outlines and labels on the (single) image and write it here.
+        #[arg(long, value_name = "OUT.png")]
+        draw: Option<PathBuf>,
+        /// A deck profile made by `enroll cards`.
+        #[arg(long)]
+        profile: Option<PathBuf>,
+    },
+    /// Score a recogniser against labelled photos.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Learn your own deck from photos of its cards.
+    #[command(subcommand)]
+    Enroll(EnrollCommand),
     /// Omphala: judge game records, list legal moves, simulate random games.
     Omphala {
         #[command(subcommand)]
@@ -96,6 +118,27 @@ pub enum Command {
     },
 }
 
+#[derive(Subcommand, Debug)]
+pub enum EvalCommand {
+    /// Playing cards: DIR/labels.json in card-labels/1.
+    Cards {
+        dir: PathBuf,
+        /// Enrol this directory's labelled single-card photos first.
+        #[arg(long)]
+        enroll: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum EnrollCommand {
+    /// Playing cards: labelled single-card photos in DIR (labels.json).
+    Cards {
+        dir: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
     let input = cli.input;
@@ -104,6 +147,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
         Command::Render(command) => render::run(command),
+        Command::Detect { images, json, draw, profile } => {
+            vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref())
+        }
+        Command::Eval(EvalCommand::Cards { dir, enroll }) => vision_cards::eval(&dir, enroll.as_deref()),
+        Command::Enroll(EnrollCommand::Cards { dir, out }) => vision_cards::enroll(&dir, &out),
         Command::Omphala { command } => omphala::run(command),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),

@@ -1,0 +1,186 @@
+//! `card-referee detect`, `eval cards` and `enroll cards`: playing-card recognition, headless.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use opencv::{imgcodecs, prelude::*};
+
+use super::EXIT_BAD_INPUT;
+use crate::vision::cards::enroll::{DeckProfile, EnrollError, read_image};
+use crate::vision::cards::labels::{LabelSet, Score, score_image};
+use crate::vision::cards::output::{ImageJson, draw};
+use crate::vision::cards::{CardDetector, Face};
+
+fn bad_input(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+fn internal(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+fn detector(enroll: Option<&Path>, profile: Option<&Path>) -> Result<CardDetector, ExitCode> {
+    let mut detector = CardDetector::new().map_err(internal)?;
+    if let Some(dir) = enroll {
+        let (profile, _) = DeckProfile::enroll(dir).map_err(enroll_error)?;
+        detector.add_templates(&profile.templates());
+    }
+    if let Some(path) = profile {
+        let profile = DeckProfile::load(path).map_err(enroll_error)?;
+        detector.add_templates(&profile.templates());
+    }
+    Ok(detector)
+}
+
+fn enroll_error(e: EnrollError) -> ExitCode {
+    match e {
+        EnrollError::OpenCv(e) => internal(e),
+        other => bad_input(other),
+    }
+}
+
+/// `detect IMAGE... [--json] [--draw OUT.png] [--profile PROFILE]`.
+pub fn detect(images: &[PathBuf], json: bool, draw_to: Option<&Path>, profile: Option<&Path>) -> ExitCode {
+    let detector = match detector(None, profile) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
+    if draw_to.is_some() && images.len() != 1 {
+        return bad_input("--draw takes exactly one IMAGE");
+    }
+    for path in images {
+        let mut frame = match read_image(path) {
+            Ok(f) => f,
+            Err(e) => return bad_input(e),
+        };
+        let start = Instant::now();
+        let cards = match detector.detect(&frame) {
+            Ok(c) => c,
+            Err(e) => return internal(format!("{}: {e}", path.display())),
+        };
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if json {
+            let record = ImageJson::new(name, frame.cols(), frame.rows(), ms, &cards);
+            match serde_json::to_string(&record) {
+                Ok(line) => println!("{line}"),
+                Err(e) => return internal(e),
+            }
+        } else {
+            let up: Vec<String> = cards
+                .iter()
+                .filter(|c| c.face == Face::Up)
+                .map(|c| c.card.map(|k| k.code()).unwrap_or_else(|| "?".into()))
+                .collect();
+            let down = cards.iter().filter(|c| c.face == Face::Down).count();
+            println!("{name}: face up [{}], face down {down}, {ms:.1} ms", up.join(" "));
+        }
+        if let Some(out) = draw_to {
+            if let Err(e) = draw(&mut frame, &cards) {
+                return internal(e);
+            }
+            match imgcodecs::imwrite(out, &frame, &opencv::core::Vector::new()) {
+                Ok(true) => {}
+                _ => return bad_input(format!("{}: cannot write the image", out.display())),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The figures `eval cards` prints.
+#[derive(Clone, Debug, Default)]
+pub struct EvalSummary {
+    pub score: Score,
+    pub face_down_error: f64,
+    pub face_down_images: usize,
+    pub ms_per_image: f64,
+    pub images: usize,
+}
+
+/// Scores the detector on `DIR/labels.json`; errors are one-line messages naming the file.
+pub fn evaluate(dir: &Path, enroll: Option<&Path>) -> Result<EvalSummary, ExitCode> {
+    evaluate_every(dir, enroll, 1)
+}
+
+/// As `evaluate`, on every `step`-th labelled image only (quicker checks in tests).
+pub fn evaluate_every(dir: &Path, enroll: Option<&Path>, step: usize) -> Result<EvalSummary, ExitCode> {
+    let labels = LabelSet::load(&dir.join("labels.json")).map_err(bad_input)?;
+    let detector = detector(enroll, None)?;
+    let mut summary = EvalSummary::default();
+    let mut total_ms = 0.0;
+    let mut down_error = 0.0;
+    for image in labels.images.iter().step_by(step.max(1)) {
+        let frame = read_image(&dir.join(&image.file)).map_err(bad_input)?;
+        let start = Instant::now();
+        let cards = detector.detect(&frame).map_err(|e| internal(format!("{}: {e}", image.file)))?;
+        total_ms += start.elapsed().as_secs_f64() * 1000.0;
+        let predicted: Vec<_> = cards.iter().filter_map(|c| c.card).collect();
+        summary.score.add(&score_image(&predicted, image, labels.ranks.as_deref()));
+        if let Some(expected) = image.face_down {
+            let found = cards.iter().filter(|c| c.face == Face::Down).count() as f64;
+            down_error += (found - f64::from(expected)).abs();
+            summary.face_down_images += 1;
+        }
+        summary.images += 1;
+    }
+    summary.ms_per_image = total_ms / summary.images.max(1) as f64;
+    summary.face_down_error = down_error / summary.face_down_images.max(1) as f64;
+    Ok(summary)
+}
+
+/// `eval cards DIR [--enroll DIR]`.
+pub fn eval(dir: &Path, enroll: Option<&Path>) -> ExitCode {
+    let s = match evaluate(dir, enroll) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let sc = &s.score;
+    println!("images: {}", s.images);
+    println!(
+        "true positives: {}, false positives: {}, false negatives: {}",
+        sc.true_positives, sc.false_positives, sc.false_negatives
+    );
+    println!("precision: {:.4}", sc.precision());
+    println!("recall: {:.4}", sc.recall());
+    println!("F1: {:.4}", sc.f1());
+    if s.face_down_images > 0 {
+        println!("face-down count error: {:.3} per image ({} images labelled)", s.face_down_error, s.face_down_images);
+    } else {
+        println!("face-down count error: n/a (no image labels it)");
+    }
+    let mut counts: HashMap<(String, String), u32> = HashMap::new();
+    for pair in &sc.confusions {
+        *counts.entry(pair.clone()).or_default() += 1;
+    }
+    let mut list: Vec<_> = counts.into_iter().collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let top: Vec<String> = list.iter().take(8).map(|((p, l), n)| format!("{p} for {l} x{n}")).collect();
+    println!("commonest confusions: {}", if top.is_empty() { "none".to_string() } else { top.join(", ") });
+    println!("ms per image: {:.1}", s.ms_per_image);
+    ExitCode::SUCCESS
+}
+
+/// `enroll cards DIR --out PROFILE`.
+pub fn enroll(dir: &Path, out: &Path) -> ExitCode {
+    let (profile, report) = match DeckProfile::enroll(dir) {
+        Ok(r) => r,
+        Err(e) => return enroll_error(e),
+    };
+    if let Err(e) = profile.save(out) {
+        return bad_input(e);
+    }
+    println!(
+        "enrolled {} cards ({} index corners) into {}; skipped {}{}",
+        report.enrolled_cards,
+        report.corners,
+        out.display(),
+        report.skipped.len(),
+        if report.skipped.is_empty() { String::new() } else { format!(": {}", report.skipped.join(" ")) }
+    );
+    ExitCode::SUCCESS
+}

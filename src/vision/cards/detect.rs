@@ -1,0 +1,512 @@
+//! Finds card outlines in a frame, rectifies each card, tells face up from face down and reads the
+//! index corners.
+
+use opencv::{core, imgproc, prelude::*};
+
+use super::classify::{GlyphFeature, GlyphTemplates};
+use super::index::{IndexHit, find_indices};
+use crate::cards::{Card, Suit};
+
+/// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
+pub const CARD_W: i32 = 250;
+pub const CARD_H: i32 = 350;
+
+/// Face up or face down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// One card found in a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardDetection {
+    /// The card read from its index; `None` when face down or below the confidence threshold.
+    pub card: Option<Card>,
+    pub face: Face,
+    /// Confidence of the reading (face-up) or of the face-down call, 0..1.
+    pub confidence: f32,
+    /// Outline in image pixels, clockwise from the top-left corner of the card face.
+    pub quad: Option<[[f32; 2]; 4]>,
+    /// The index areas that were read, `[x, y, w, h]` in image pixels.
+    pub index_boxes: Vec<[i32; 4]>,
+}
+
+/// The reading of one index corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IndexReading {
+    pub card: Card,
+    pub confidence: f32,
+}
+
+/// Settings of the detector.
+#[derive(Clone, Debug)]
+pub struct DetectorConfig {
+    /// Below this confidence a face-up card is reported with `card: None`.
+    pub min_confidence: f32,
+    /// Smallest card outline, as a fraction of the frame area.
+    pub min_card_area: f64,
+}
+
+impl Default for DetectorConfig {
+    fn default() -> Self {
+        DetectorConfig { min_confidence: 0.45, min_card_area: 0.004 }
+    }
+}
+
+/// Finds and reads the cards of a frame.
+pub struct CardDetector {
+    pub config: DetectorConfig,
+    templates: GlyphTemplates,
+}
+
+impl CardDetector {
+    /// A detector with the built-in glyph templates.
+    pub fn new() -> opencv::Result<CardDetector> {
+        Ok(CardDetector { config: DetectorConfig::default(), templates: GlyphTemplates::builtin()? })
+    }
+
+    /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
+    pub fn add_templates(&mut self, extra: &GlyphTemplates) {
+        self.templates.templates.extend(extra.templates.iter().cloned());
+    }
+
+    /// Every card outline found in a BGR frame, read where face up.
+    pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
+        let mut out = Vec::new();
+        for quad in find_card_quads(frame, self.config.min_card_area)? {
+            let card = rectify(frame, &quad)?;
+            let mut readings = Vec::new();
+            let mut boxes = Vec::new();
+            for corner in [Corner::TopLeft, Corner::BottomRight] {
+                if let Some((reading, rect)) = self.read_corner(&card, corner)? {
+                    readings.push(reading);
+                    boxes.push(box_in_image(&quad, &rect, corner));
+                }
+            }
+            let paper = paper_fraction(&card)?;
+            let face_up = !readings.is_empty() || paper > 0.55;
+            if !face_up {
+                out.push(CardDetection {
+                    card: None,
+                    face: Face::Down,
+                    confidence: (1.0 - paper as f32).clamp(0.0, 1.0),
+                    quad: Some(quad),
+                    index_boxes: Vec::new(),
+                });
+                continue;
+            }
+            let (card, confidence) = combine(&readings, self.config.min_confidence);
+            out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
+        }
+        self.add_loose_indices(frame, &mut out)?;
+        Ok(out)
+    }
+
+    /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
+    /// Two corners of one card (same reading, opposite directions) count once.
+    fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
+        let read: Vec<[[f32; 2]; 4]> = out.iter().filter(|d| d.card.is_some()).filter_map(|d| d.quad).collect();
+        let hits =
+            find_indices(frame, &self.templates, self.config.min_confidence, |p| read.iter().any(|q| inside(q, p)))?;
+        let mut kept: Vec<IndexHit> = Vec::new();
+        for hit in hits {
+            let centre =
+                [hit.bbox.x as f32 + hit.bbox.width as f32 / 2.0, hit.bbox.y as f32 + hit.bbox.height as f32 / 2.0];
+            if out.iter().any(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+                continue;
+            }
+            let twin = kept.iter().any(|k| {
+                let dot = k.down[0] * hit.down[0] + k.down[1] * hit.down[1];
+                let dist = ((k.bbox.x - hit.bbox.x) as f32).hypot((k.bbox.y - hit.bbox.y) as f32);
+                k.card == hit.card && dot < -0.5 && dist < 14.0 * k.size.max(hit.size)
+            });
+            if !twin {
+                kept.push(hit);
+            }
+        }
+        for hit in kept {
+            let b = hit.bbox;
+            out.push(CardDetection {
+                card: Some(hit.card),
+                face: Face::Up,
+                confidence: hit.confidence,
+                quad: None,
+                index_boxes: vec![[b.x, b.y, b.width, b.height]],
+            });
+        }
+        Ok(())
+    }
+
+    /// The rank and suit glyphs of one corner of a rectified card, unread (for enrolment).
+    pub fn corner_features(card: &Mat, corner: Corner) -> opencv::Result<Option<(GlyphFeature, GlyphFeature)>> {
+        Ok(corner_glyphs(card, corner)?.map(|g| (g.rank, g.suit)))
+    }
+
+    /// Reads the index in one corner of a rectified card.
+    pub fn read_corner(&self, card: &Mat, corner: Corner) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        let Some(glyphs) = corner_glyphs(card, corner)? else {
+            return Ok(None);
+        };
+        let Some((rank, rank_score, rank_second)) = self.templates.best_rank(&glyphs.rank) else {
+            return Ok(None);
+        };
+        let allowed: &[Suit] = match glyphs.red {
+            Some(true) => &[Suit::Diamonds, Suit::Hearts],
+            Some(false) => &[Suit::Clubs, Suit::Spades],
+            None => &Suit::ALL,
+        };
+        let Some((suit, suit_score, suit_second)) = self.templates.best_suit(&glyphs.suit, allowed) else {
+            return Ok(None);
+        };
+        let confidence = glyph_confidence(rank_score, rank_second) * glyph_confidence(suit_score, suit_second);
+        Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
+    }
+}
+
+/// Turns a best similarity and the runner-up's into a 0..1 confidence: high when the best
+/// template fits well and clearly better than any other class.
+fn glyph_confidence(best: f32, second: f32) -> f32 {
+    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
+    let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
+    (fit * (0.5 + 0.5 * margin)).sqrt()
+}
+
+/// Both corners must agree; one corner alone is used at its own confidence.
+fn combine(readings: &[IndexReading], min_confidence: f32) -> (Option<Card>, f32) {
+    let (card, confidence) = match readings {
+        [] => return (None, 0.0),
+        [one] => (one.card, one.confidence),
+        [a, b, ..] if a.card == b.card => (a.card, 1.0 - (1.0 - a.confidence) * (1.0 - b.confidence)),
+        [a, b, ..] => {
+            // Disagreement: keep the clearly better one only if the other is weak.
+            let (hi, lo) = if a.confidence >= b.confidence { (a, b) } else { (b, a) };
+            if lo.confidence < 0.5 * hi.confidence {
+                (hi.card, hi.confidence * 0.8)
+            } else {
+                return (None, hi.confidence);
+            }
+        }
+    };
+    if confidence < min_confidence { (None, confidence) } else { (Some(card), confidence) }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    TopLeft,
+    BottomRight,
+}
+
+struct CornerGlyphs {
+    rank: GlyphFeature,
+    suit: GlyphFeature,
+    /// Whether the ink is red (`None` when undecided).
+    red: Option<bool>,
+    area: core::Rect,
+}
+
+/// The corner window of a rectified card, in card pixels.
+fn corner_window() -> core::Rect {
+    core::Rect::new(2, 2, (CARD_W as f32 * 0.20) as i32, (CARD_H as f32 * 0.33) as i32)
+}
+
+/// Segments the rank (the top ink, glued with a side-by-side neighbour as in "10") and the suit
+/// pip below it in one corner of a rectified card.
+fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
+    let mut upright = Mat::default();
+    match corner {
+        Corner::TopLeft => upright = card.try_clone()?,
+        Corner::BottomRight => core::rotate(card, &mut upright, core::ROTATE_180)?,
+    }
+    let window = corner_window();
+    let patch = Mat::roi(&upright, window)?.try_clone()?;
+    let dark = min_channel(&patch)?;
+    let mut ink = Mat::default();
+    let otsu = imgproc::threshold(&dark, &mut ink, 0.0, 255.0, imgproc::THRESH_BINARY_INV | imgproc::THRESH_OTSU)?;
+    // A uniform patch has no index.
+    let mut mean = core::Scalar::default();
+    let mut dev = core::Scalar::default();
+    core::mean_std_dev(&dark, &mut mean, &mut dev, &core::no_array())?;
+    if dev[0] < 18.0 || otsu > mean[0] {
+        return Ok(None);
+    }
+    let mut labels = Mat::default();
+    let mut stats = Mat::default();
+    let mut centroids = Mat::default();
+    let n = imgproc::connected_components_with_stats(&ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let (pw, ph) = (patch.cols(), patch.rows());
+    let mut blobs = Vec::new();
+    for i in 1..n {
+        let x = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
+        let y = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
+        let w = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
+        let h = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
+        let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+        let touches_edge = x == 0 || y == 0 || x + w >= pw || y + h >= ph;
+        if touches_edge || h < ph / 14 || area < 25 || w > pw * 9 / 10 {
+            continue;
+        }
+        blobs.push((i, core::Rect::new(x, y, w, h)));
+    }
+    blobs.sort_by_key(|(_, r)| r.y);
+    let Some(&(first, first_rect)) = blobs.first() else {
+        return Ok(None);
+    };
+    // The rank: the top blob plus any blob beside it at the same height (the "1" and "0" of 10).
+    let mut rank_ids = vec![first];
+    let mut rank_rect = first_rect;
+    for &(id, r) in &blobs[1..] {
+        let overlap = (rank_rect.y + rank_rect.height).min(r.y + r.height) - rank_rect.y.max(r.y);
+        if overlap as f32 > 0.6 * r.height.min(rank_rect.height) as f32
+            && (r.height as f32) > 0.6 * rank_rect.height as f32
+        {
+            rank_ids.push(id);
+            rank_rect |= r;
+        }
+    }
+    // The suit: the next blob whose top is below the rank and that sits under it.
+    let suit = blobs.iter().find(|(id, r)| {
+        !rank_ids.contains(id)
+            && r.y >= rank_rect.y + rank_rect.height / 2
+            && r.x < rank_rect.x + rank_rect.width
+            && r.x + r.width > rank_rect.x
+            && r.height as f32 > 0.35 * rank_rect.height as f32
+            && (r.height as f32) < 1.6 * rank_rect.height as f32
+    });
+    let Some(&(suit_id, suit_rect)) = suit else {
+        return Ok(None);
+    };
+    let rank_mask = label_mask(&labels, &rank_ids, rank_rect)?;
+    let suit_mask = label_mask(&labels, &[suit_id], suit_rect)?;
+    let red = ink_is_red(&patch, &ink)?;
+    let area = rank_rect | suit_rect;
+    let area = core::Rect::new(area.x + window.x, area.y + window.y, area.width, area.height);
+    Ok(Some(CornerGlyphs {
+        rank: GlyphFeature::from_mask(&rank_mask)?,
+        suit: GlyphFeature::from_mask(&suit_mask)?,
+        red,
+        area,
+    }))
+}
+
+fn label_mask(labels: &Mat, ids: &[i32], rect: core::Rect) -> opencv::Result<Mat> {
+    let mut mask = Mat::zeros(rect.height, rect.width, core::CV_8UC1)?.to_mat()?;
+    for y in 0..rect.height {
+        for x in 0..rect.width {
+            let l = *labels.at_2d::<i32>(rect.y + y, rect.x + x)?;
+            if ids.contains(&l) {
+                *mask.at_2d_mut::<u8>(y, x)? = 255;
+            }
+        }
+    }
+    Ok(mask)
+}
+
+/// Whether the ink pixels of a BGR patch are red rather than black or grey.
+fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
+    let m = core::mean(patch, ink)?;
+    let (b, g, r) = (m[0], m[1], m[2]);
+    let redness = r - g.max(b);
+    Ok(if redness > 40.0 {
+        Some(true)
+    } else if redness < 15.0 {
+        Some(false)
+    } else {
+        None
+    })
+}
+
+/// The per-pixel minimum of B, G and R: ink of any colour is dark in it, white paper is bright.
+pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
+    let mut channels = core::Vector::<Mat>::new();
+    core::split(bgr, &mut channels)?;
+    let mut m = Mat::default();
+    core::min(&channels.get(0)?, &channels.get(1)?, &mut m)?;
+    let mut out = Mat::default();
+    core::min(&m, &channels.get(2)?, &mut out)?;
+    Ok(out)
+}
+
+/// Fraction of a rectified card's pixels that look like white paper.
+fn paper_fraction(card: &Mat) -> opencv::Result<f64> {
+    let low = min_channel(card)?;
+    let mut gray = Mat::default();
+    imgproc::cvt_color_def(card, &mut gray, imgproc::COLOR_BGR2GRAY)?;
+    // Bright in every channel relative to the brightest part of this card.
+    let mut max = 0.0;
+    core::min_max_loc(&gray, None, Some(&mut max), None, None, &core::no_array())?;
+    let mut paper = Mat::default();
+    imgproc::threshold(&low, &mut paper, max * 0.7, 255.0, imgproc::THRESH_BINARY)?;
+    Ok(f64::from(core::count_non_zero(&paper)?) / (card.rows() * card.cols()) as f64)
+}
+
+/// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
+pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    let mut gray = Mat::default();
+    imgproc::cvt_color_def(frame, &mut gray, imgproc::COLOR_BGR2GRAY)?;
+    // A dark frame around the image lets a card that fills it, or leaves it, close its outline.
+    const PAD: i32 = 4;
+    let mut padded = Mat::default();
+    core::copy_make_border(&gray, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur(&padded, &mut blurred, core::Size::new(5, 5), 0.0, 0.0, core::BORDER_DEFAULT)?;
+    let mut bright = Mat::default();
+    imgproc::threshold(&blurred, &mut bright, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
+    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
+    imgproc::find_contours(
+        &bright,
+        &mut contours,
+        imgproc::RETR_EXTERNAL,
+        imgproc::CHAIN_APPROX_SIMPLE,
+        core::Point::new(0, 0),
+    )?;
+    let frame_area = f64::from(frame.rows()) * f64::from(frame.cols());
+    let mut quads = Vec::new();
+    for contour in contours.iter() {
+        let area = imgproc::contour_area(&contour, false)?;
+        if area < frame_area * min_area_fraction {
+            continue;
+        }
+        let perimeter = imgproc::arc_length(&contour, true)?;
+        let mut approx = core::Vector::<core::Point>::new();
+        imgproc::approx_poly_dp(&contour, &mut approx, 0.03 * perimeter, true)?;
+        let points: Vec<[f32; 2]> = if approx.len() == 4 && imgproc::is_contour_convex(&approx)? {
+            approx.iter().map(|p| [p.x as f32, p.y as f32]).collect()
+        } else {
+            // Rounded or chipped outlines: accept the minimum-area rectangle when it is filled.
+            let rect = imgproc::min_area_rect(&contour)?;
+            let size = rect.size;
+            if area < 0.88 * f64::from(size.width * size.height) {
+                continue;
+            }
+            let mut pts = [core::Point2f::default(); 4];
+            rect.points(&mut pts)?;
+            pts.iter().map(|p| [p.x, p.y]).collect()
+        };
+        let mut quad = [[0.0f32; 2]; 4];
+        for (q, p) in quad.iter_mut().zip(&points) {
+            *q = [p[0] - PAD as f32, p[1] - PAD as f32];
+        }
+        let quad = order_quad(quad);
+        let (short, long) = side_lengths(&quad);
+        let ratio = long / short.max(1.0);
+        if (1.1..=2.1).contains(&ratio) {
+            quads.push(quad);
+        }
+    }
+    Ok(quads)
+}
+
+/// Whether a point lies inside a convex quad.
+fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
+    let sides: Vec<f32> = (0..4)
+        .map(|i| {
+            let (a, b) = (q[i], q[(i + 1) % 4]);
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        })
+        .collect();
+    sides.iter().all(|&v| v >= 0.0) || sides.iter().all(|&v| v <= 0.0)
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+fn side_lengths(q: &[[f32; 2]; 4]) -> (f32, f32) {
+    let a = (dist(q[0], q[1]) + dist(q[2], q[3])) / 2.0;
+    let b = (dist(q[1], q[2]) + dist(q[3], q[0])) / 2.0;
+    (a.min(b), a.max(b))
+}
+
+/// Orders four corners clockwise (image y down) starting so that the first side is a short side
+/// (the card stands upright in its own frame), from the corner nearer the image's top-left.
+pub fn order_quad(mut q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let cx = q.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = q.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    q.sort_by(|a, b| {
+        let ta = (a[1] - cy).atan2(a[0] - cx);
+        let tb = (b[1] - cy).atan2(b[0] - cx);
+        ta.total_cmp(&tb)
+    });
+    let start_options = if dist(q[0], q[1]) <= dist(q[1], q[2]) { [0, 2] } else { [1, 3] };
+    let start =
+        *start_options.iter().min_by(|&&a, &&b| (q[a][0] + q[a][1]).total_cmp(&(q[b][0] + q[b][1]))).unwrap_or(&0);
+    [q[start], q[(start + 1) % 4], q[(start + 2) % 4], q[(start + 3) % 4]]
+}
+
+/// Warps the card inside `quad` to `CARD_W x CARD_H`.
+pub fn rectify(frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Mat> {
+    let src = core::Vector::<core::Point2f>::from_iter(quad.iter().map(|p| core::Point2f::new(p[0], p[1])));
+    let (w, h) = (CARD_W as f32, CARD_H as f32);
+    let dst = core::Vector::<core::Point2f>::from_iter([
+        core::Point2f::new(0.0, 0.0),
+        core::Point2f::new(w, 0.0),
+        core::Point2f::new(w, h),
+        core::Point2f::new(0.0, h),
+    ]);
+    let m = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
+    let mut out = Mat::default();
+    imgproc::warp_perspective(
+        &frame,
+        &mut out,
+        &m,
+        core::Size::new(CARD_W, CARD_H),
+        imgproc::INTER_LINEAR,
+        core::BORDER_REPLICATE,
+        core::Scalar::all(0.0),
+    )?;
+    Ok(out)
+}
+
+/// Maps a rectangle of the rectified card (in the given corner's upright frame) back to an
+/// axis-aligned box in the image, through the bilinear interpolation of the quad.
+fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32; 4] {
+    let to_image = |u: f32, v: f32| {
+        let (u, v) = match corner {
+            Corner::TopLeft => (u, v),
+            Corner::BottomRight => (CARD_W as f32 - u, CARD_H as f32 - v),
+        };
+        let (s, t) = (u / CARD_W as f32, v / CARD_H as f32);
+        let lerp = |a: [f32; 2], b: [f32; 2], k: f32| [a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k];
+        let top = lerp(quad[0], quad[1], s);
+        let bottom = lerp(quad[3], quad[2], s);
+        lerp(top, bottom, t)
+    };
+    let corners = [
+        to_image(rect.x as f32, rect.y as f32),
+        to_image((rect.x + rect.width) as f32, rect.y as f32),
+        to_image((rect.x + rect.width) as f32, (rect.y + rect.height) as f32),
+        to_image(rect.x as f32, (rect.y + rect.height) as f32),
+    ];
+    let x0 = corners.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+    let y0 = corners.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+    let x1 = corners.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+    let y1 = corners.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    [x0 as i32, y0 as i32, (x1 - x0).ceil() as i32, (y1 - y0).ceil() as i32]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quads_start_on_a_short_side_and_run_clockwise() {
+        // A landscape card: the short sides are the vertical ones.
+        let q = order_quad([[300.0, 10.0], [10.0, 10.0], [10.0, 200.0], [300.0, 200.0]]);
+        assert!(dist(q[0], q[1]) < dist(q[1], q[2]));
+        // Clockwise in image coordinates: positive shoelace sum with y down.
+        let area: f32 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
+        assert!(area > 0.0);
+    }
+
+    #[test]
+    fn corners_must_agree() {
+        let a = IndexReading { card: "QS".parse().unwrap(), confidence: 0.9 };
+        let b = IndexReading { card: "QH".parse().unwrap(), confidence: 0.85 };
+        assert_eq!(combine(&[a, b], 0.4).0, None);
+        assert_eq!(combine(&[a, a], 0.4).0, Some(a.card));
+        let weak = IndexReading { confidence: 0.3, ..a };
+        assert_eq!(combine(&[weak], 0.4).0, None);
+    }
+}

@@ -1,0 +1,240 @@
+//! Finds index corners anywhere in a frame, without a card outline: a rank glyph with a suit pip
+//! just below it, at any rotation. This reads cards whose outline is hidden, as in a fanned hand
+//! or a cascade where only the top-left index shows.
+
+use opencv::{core, imgproc, prelude::*};
+
+use super::classify::{GlyphFeature, GlyphTemplates, crop_to_ink};
+use super::detect::min_channel;
+use crate::cards::{Card, Suit};
+
+/// One index read in the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexHit {
+    pub card: Card,
+    pub confidence: f32,
+    /// Bounding box of the rank and suit glyphs, image pixels.
+    pub bbox: core::Rect,
+    /// Unit vector from the rank to the suit: the card's "down" direction at this corner.
+    pub down: [f32; 2],
+    /// Rank glyph height along `down`, pixels.
+    pub size: f32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Blob {
+    id: i32,
+    rect: core::Rect,
+    centre: [f32; 2],
+    size: f32,
+}
+
+/// Ink blobs of plausible glyph size that sit on paper.
+fn glyph_blobs(frame: &Mat) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
+    let low = min_channel(frame)?;
+    let side = frame.rows().min(frame.cols());
+    let block = ((side / 30).max(11)) | 1;
+    let mut ink = Mat::default();
+    imgproc::adaptive_threshold(
+        &low,
+        &mut ink,
+        255.0,
+        imgproc::ADAPTIVE_THRESH_MEAN_C,
+        imgproc::THRESH_BINARY_INV,
+        block,
+        20.0,
+    )?;
+    let mut labels = Mat::default();
+    let mut stats = Mat::default();
+    let mut centroids = Mat::default();
+    let n = imgproc::connected_components_with_stats(&ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    // Paper: bright in every channel compared with the frame's brightest tenth.
+    let mut sorted: Vec<u8> = low.data_bytes()?.to_vec();
+    let k = sorted.len() * 9 / 10;
+    let bright = *sorted.select_nth_unstable(k).1;
+    let paper_level = f64::from(bright) * 0.72;
+    let max_size = side as f32 * 0.12;
+    let mut blobs = Vec::new();
+    for i in 1..n {
+        let x = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
+        let y = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
+        let w = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
+        let h = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
+        let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+        let size = w.max(h) as f32;
+        if size < 7.0 || size > max_size || area < 18 {
+            continue;
+        }
+        let fill = area as f32 / (w * h) as f32;
+        if !(0.12..=0.92).contains(&fill) {
+            continue;
+        }
+        // The ring around the blob must be paper.
+        let m = (w.max(h) / 3).max(2);
+        let outer =
+            core::Rect::new(x - m, y - m, w + 2 * m, h + 2 * m) & core::Rect::new(0, 0, frame.cols(), frame.rows());
+        let roi_low = Mat::roi(&low, outer)?;
+        let roi_ink = Mat::roi(&ink, outer)?;
+        let mut not_ink = Mat::default();
+        core::bitwise_not(&roi_ink, &mut not_ink, &core::no_array())?;
+        let around = core::mean(&roi_low, &not_ink)?[0];
+        if around < paper_level {
+            continue;
+        }
+        let cx = *centroids.at_2d::<f64>(i, 0)? as f32;
+        let cy = *centroids.at_2d::<f64>(i, 1)? as f32;
+        blobs.push(Blob { id: i, rect: core::Rect::new(x, y, w, h), centre: [cx, cy], size });
+    }
+    Ok((labels, blobs, ink))
+}
+
+/// The mask of `ids` inside `labels`, rotated so that `down` points down, cropped to its ink.
+fn upright_mask(labels: &Mat, ids: &[i32], rect: core::Rect, down: [f32; 2]) -> opencv::Result<Mat> {
+    let side = ((rect.width.max(rect.height) as f32) * 1.6) as i32 + 4;
+    let mut mask = Mat::zeros(rect.height, rect.width, core::CV_8UC1)?.to_mat()?;
+    for y in 0..rect.height {
+        for x in 0..rect.width {
+            if ids.contains(labels.at_2d::<i32>(rect.y + y, rect.x + x)?) {
+                *mask.at_2d_mut::<u8>(y, x)? = 255;
+            }
+        }
+    }
+    let (c_x, c_y) = (rect.width as f32 / 2.0, rect.height as f32 / 2.0);
+    let h = side as f32 / 2.0;
+    let (a, b, c, d) = (down[1], -down[0], down[0], down[1]);
+    let m = Mat::from_slice_2d(&[
+        [f64::from(a), f64::from(b), f64::from(h - (a * c_x + b * c_y))],
+        [f64::from(c), f64::from(d), f64::from(h - (c * c_x + d * c_y))],
+    ])?;
+    let mut out = Mat::default();
+    imgproc::warp_affine(
+        &mask,
+        &mut out,
+        &m,
+        core::Size::new(side, side),
+        imgproc::INTER_LINEAR,
+        core::BORDER_CONSTANT,
+        core::Scalar::all(0.0),
+    )?;
+    if core::count_non_zero(&out)? == 0 {
+        return Ok(out);
+    }
+    crop_to_ink(&out)
+}
+
+fn ink_is_red(frame: &Mat, labels: &Mat, blob: &Blob) -> opencv::Result<Option<bool>> {
+    let roi = Mat::roi(frame, blob.rect)?;
+    let lab = Mat::roi(labels, blob.rect)?;
+    let mut mask = Mat::default();
+    core::compare(&lab, &core::Scalar::all(f64::from(blob.id)), &mut mask, core::CMP_EQ)?;
+    let m = core::mean(&roi, &mask)?;
+    let redness = m[2] - m[1].max(m[0]);
+    Ok(if redness > 35.0 {
+        Some(true)
+    } else if redness < 12.0 {
+        Some(false)
+    } else {
+        None
+    })
+}
+
+fn confidence(best: f32, second: f32) -> f32 {
+    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
+    let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
+    (fit * (0.5 + 0.5 * margin)).sqrt()
+}
+
+/// Every index corner readable in the frame, best first, each glyph used once.
+/// Glyphs whose centre lies in `skip(centre)` are left out (cards already read from an outline).
+pub fn find_indices(
+    frame: &Mat,
+    templates: &GlyphTemplates,
+    min_confidence: f32,
+    skip: impl Fn([f32; 2]) -> bool,
+) -> opencv::Result<Vec<IndexHit>> {
+    let (labels, mut blobs, _ink) = glyph_blobs(frame)?;
+    blobs.retain(|b| !skip(b.centre));
+    let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
+    for r in &blobs {
+        for s in &blobs {
+            if r.id == s.id || s.size > r.size * 1.15 || s.size < r.size * 0.35 {
+                continue;
+            }
+            let dx = s.centre[0] - r.centre[0];
+            let dy = s.centre[1] - r.centre[1];
+            let d = (dx * dx + dy * dy).sqrt();
+            if d < r.size * 0.55 || d > r.size * 1.5 {
+                continue;
+            }
+            let mut down = [dx / d, dy / d];
+            // Glue side-by-side glyphs of similar size (the "1" and "0" of 10).
+            let right = [down[1], -down[0]];
+            let mut ids = vec![r.id];
+            let mut rect = r.rect;
+            let mut centre = r.centre;
+            for o in &blobs {
+                if o.id == r.id || o.id == s.id || o.size < r.size * 0.6 || o.size > r.size * 1.4 {
+                    continue;
+                }
+                let ox = (o.centre[0] - r.centre[0]) * right[0] + (o.centre[1] - r.centre[1]) * right[1];
+                let oy = (o.centre[0] - r.centre[0]) * down[0] + (o.centre[1] - r.centre[1]) * down[1];
+                if oy.abs() < r.size * 0.25 && ox.abs() < r.size * 1.1 {
+                    ids.push(o.id);
+                    rect |= o.rect;
+                    centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
+                }
+            }
+            if ids.len() > 2 {
+                continue;
+            }
+            if ids.len() == 2 {
+                let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
+                let d = (dx * dx + dy * dy).sqrt();
+                down = [dx / d, dy / d];
+            }
+            let rank_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &ids, rect, down)?)?;
+            let Some((rank, rank_best, rank_second)) = templates.best_rank(&rank_glyph) else {
+                continue;
+            };
+            // A rank glyph must look more like a rank than like a pip.
+            if let Some((_, pip_like, _)) = templates.best_suit(&rank_glyph, &Suit::ALL)
+                && pip_like > rank_best
+            {
+                continue;
+            }
+            let rank_conf = confidence(rank_best, rank_second);
+            if rank_conf < min_confidence {
+                continue;
+            }
+            let suit_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &[s.id], s.rect, down)?)?;
+            let allowed: &[Suit] = match ink_is_red(frame, &labels, s)? {
+                Some(true) => &[Suit::Diamonds, Suit::Hearts],
+                Some(false) => &[Suit::Clubs, Suit::Spades],
+                None => &Suit::ALL,
+            };
+            let Some((suit, suit_best, suit_second)) = templates.best_suit(&suit_glyph, allowed) else {
+                continue;
+            };
+            let conf = rank_conf * confidence(suit_best, suit_second);
+            if conf < min_confidence {
+                continue;
+            }
+            ids.push(s.id);
+            hits.push((
+                IndexHit { card: Card::new(rank, suit), confidence: conf, bbox: rect | s.rect, down, size: r.size },
+                ids,
+            ));
+        }
+    }
+    hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
+    let mut used: Vec<i32> = Vec::new();
+    let mut out = Vec::new();
+    for (hit, ids) in hits {
+        if ids.iter().any(|id| used.contains(id)) {
+            continue;
+        }
+        used.extend(&ids);
+        out.push(hit);
+    }
+    Ok(out)
+}

@@ -1,0 +1,11 @@
+//! Playing-card recognition (issue 5): outlines, face up or down, and rank and suit read from the
+//! index corners.
+
+pub mod classify;
+pub mod detect;
+pub mod labels;
+
+pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
+pub mod enroll;
+pub mod index;
+pub mod output;

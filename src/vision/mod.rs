@@ -1,0 +1,3 @@
+//! Computer vision: what is on the table, from camera frames.
+
+pub mod cards;

@@ -1,0 +1,78 @@
+//! Runs the card recogniser on the real labelled photographs in ../shared/data/cards, in place,
+//! and holds it to floors a little below the figures measured when they were set (models/README.md).
+
+use std::path::Path;
+use std::process::Command;
+
+use card_referee::cli::vision_cards::{evaluate, evaluate_every};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards");
+
+fn set(name: &str) -> std::path::PathBuf {
+    Path::new(DATA).join(name)
+}
+
+#[test]
+fn bidly_deck_single_cards_out_of_the_box() {
+    let s = evaluate(&set("bidly-deck"), None).expect("evaluates");
+    assert_eq!(s.images, 52);
+    assert!(s.score.recall() >= 0.65, "recall {}", s.score.recall());
+    assert!(s.score.precision() >= 0.85, "precision {}", s.score.precision());
+    assert_eq!(s.face_down_error, 0.0);
+}
+
+#[test]
+fn bidly_deals_fanned_hands_with_and_without_enrolment() {
+    let plain = evaluate(&set("bidly-deals"), None).expect("evaluates");
+    assert!(plain.score.recall() >= 0.60, "recall {}", plain.score.recall());
+    assert!(plain.score.precision() >= 0.90, "precision {}", plain.score.precision());
+    let enrolled = evaluate(&set("bidly-deals"), Some(&set("bidly-deck"))).expect("evaluates");
+    assert!(enrolled.score.recall() >= 0.65, "recall {}", enrolled.score.recall());
+    assert!(enrolled.score.precision() >= 0.90, "precision {}", enrolled.score.precision());
+}
+
+#[test]
+fn edje_photos_rank_only_labels() {
+    // Every fourth photo keeps the debug-build test quick; the full set is in models/README.md.
+    let s = evaluate_every(&set("edje-photos"), None, 4).expect("evaluates");
+    eprintln!("edje every 4th: P {} R {}", s.score.precision(), s.score.recall());
+    assert_eq!(s.images, 41);
+    assert!(s.score.recall() >= 0.50, "recall {}", s.score.recall());
+    assert!(s.score.precision() >= 0.70, "precision {}", s.score.precision());
+}
+
+fn cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_card-referee"))
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_file() {
+    let out = cli().args(["detect", "/nonexistent/card.jpg"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/card.jpg") && err.trim().lines().count() == 1, "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("labels.json"), "{\"format\": \"card-labels/1\", \"images\": [").unwrap();
+    let out = cli().args(["eval", "cards"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("labels.json"));
+
+    std::fs::write(dir.path().join("x.jpg"), b"not an image").unwrap();
+    let out = cli().arg("detect").arg(dir.path().join("x.jpg")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn detect_json_follows_the_format() {
+    let out = cli().args(["detect", "--json"]).arg(set("bidly-deck").join("AS.jpg")).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["image"], "AS.jpg");
+    assert_eq!((v["width"].as_i64(), v["height"].as_i64()), (Some(228), Some(352)));
+    let cards = v["cards"].as_array().unwrap();
+    assert_eq!(cards.len(), 1);
+    assert_eq!(cards[0]["face"], "up");
+    assert_eq!(cards[0]["quad"].as_array().unwrap().len(), 4);
+    assert!(v["ms"].as_f64().unwrap() >= 0.0);
+}
