@@ -127,6 +127,14 @@ pub enum EvalCommand {
         #[arg(long)]
         enroll: Option<PathBuf>,
     },
+    /// Playing cards on fresh synthetic tables from the renderer, scored against its ground truth.
+    Synthetic {
+        #[arg(long, default_value_t = 50)]
+        scenes: u64,
+        /// First seed (the test suite uses seeds below 1000).
+        #[arg(long, default_value_t = 1_000_000)]
+        seed: u64,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -151,6 +159,7 @@ pub fn run(cli: Cli) -> ExitCode {
             vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref())
         }
         Command::Eval(EvalCommand::Cards { dir, enroll }) => vision_cards::eval(&dir, enroll.as_deref()),
+        Command::Eval(EvalCommand::Synthetic { scenes, seed }) => vision_cards::eval_synthetic(scenes, seed),
         Command::Enroll(EnrollCommand::Cards { dir, out }) => vision_cards::enroll(&dir, &out),
         Command::Omphala { command } => omphala::run(command),
         Command::Deck { command } => deck::run(command),
