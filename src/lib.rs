@@ -6,3 +6,4 @@
 pub mod cards;
 pub mod cli;
 pub mod symbols;
+pub mod vision;

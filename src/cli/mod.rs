@@ -2,6 +2,7 @@
 
 pub mod deck;
 pub mod minigame;
+pub mod vision_symbols;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,35 @@ pub enum Command {
         #[command(subcommand)]
         command: minigame::MinigameCommand,
     },
+    /// Symbol cards in photos: find and name them.
+    Symbols {
+        #[command(subcommand)]
+        command: vision_symbols::SymbolsCommand,
+    },
+    /// Learns the appearance of a deck from labelled photos.
+    Enroll {
+        #[command(subcommand)]
+        command: Enroll,
+    },
+    /// Measures recognition on a labelled folder of photos.
+    Eval {
+        #[command(subcommand)]
+        command: Eval,
+    },
+}
+
+/// What `enroll` learns.
+#[derive(Subcommand, Debug)]
+pub enum Enroll {
+    /// Symbol cards: writes a profile of each symbol's appearance.
+    Symbols(vision_symbols::EnrollSymbols),
+}
+
+/// What `eval` measures.
+#[derive(Subcommand, Debug)]
+pub enum Eval {
+    /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
+    Symbols(vision_symbols::EvalSymbols),
 }
 
 /// Runs a parsed command line and says how the process should exit.
@@ -41,5 +71,12 @@ pub fn run(cli: Cli) -> ExitCode {
         None => ExitCode::SUCCESS,
         Some(Command::Deck { command }) => deck::run(command),
         Some(Command::Minigame { command }) => minigame::run(command),
+        Some(Command::Symbols { command }) => vision_symbols::run(command),
+        Some(Command::Enroll {
+            command: Enroll::Symbols(args),
+        }) => vision_symbols::run_enroll(args),
+        Some(Command::Eval {
+            command: Eval::Symbols(args),
+        }) => vision_symbols::run_eval(args),
     }
 }

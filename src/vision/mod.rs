@@ -1,0 +1,3 @@
+//! Vision: what the camera sees, turned into detections.
+
+pub mod symbols;
