@@ -102,7 +102,7 @@ pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
     // Thin outlines are ink too (line-drawn symbols): no opening, specks go by area below.
     let opened = ink;
     let mut grown = Mat::default();
-    let kernel = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(7, 7), Point::new(-1, -1))?;
+    let kernel = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(5, 5), Point::new(-1, -1))?;
     imgproc::dilate(
         &opened,
         &mut grown,

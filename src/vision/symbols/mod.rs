@@ -13,6 +13,7 @@ pub mod identify;
 pub mod labels;
 pub mod output;
 pub mod referee;
+pub mod synth;
 
 pub use enroll::{SymbolAppearance, SymbolProfile};
 pub use identify::{SeenSymbol, SymbolCardDetection, SymbolRecognizer};

@@ -1,0 +1,75 @@
+//! Symbol-card recognition on real photographs of a retail deck (read in place from
+//! shared/data) and on synthetic Cipher-deck tables.
+
+use std::path::Path;
+
+use card_referee::symbols::deck::Deck;
+use card_referee::symbols::render::PictureDeck;
+use card_referee::vision::symbols::SymbolRecognizer;
+use card_referee::vision::symbols::enroll::enroll_folder;
+use card_referee::vision::symbols::eval::evaluate;
+use card_referee::vision::symbols::synth::synthetic_frame;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/symbols");
+
+fn retail() -> Option<Deck> {
+    let path = Path::new(DATA).join("retail-deck/deck.json");
+    if !path.exists() {
+        eprintln!("{}: not present, skipping", path.display());
+        return None;
+    }
+    Some(Deck::load(&path).unwrap())
+}
+
+fn cross(enrol: &str, test: &str) -> Option<card_referee::vision::symbols::eval::EvalReport> {
+    let deck = retail()?;
+    let (profile, _) = enroll_folder(&deck, &Path::new(DATA).join(enrol)).unwrap();
+    let recognizer = SymbolRecognizer::new(deck, &profile).unwrap();
+    let report = evaluate(&recognizer, &Path::new(DATA).join(test)).unwrap();
+    eprintln!("{enrol} -> {test}\n{}", report.text());
+    Some(report)
+}
+
+#[test]
+fn enrolled_on_webcam_recognises_scans() {
+    let Some(r) = cross("webcam-a", "scan") else { return };
+    assert_eq!(r.cards, 55);
+    assert!(r.card_accuracy() >= 0.98, "{}", r.text());
+    assert!(r.referee_accuracy() >= 0.96, "{}", r.text());
+    assert!(r.symbol_precision() >= 0.95, "{}", r.text());
+}
+
+#[test]
+fn enrolled_on_scans_recognises_webcam() {
+    let Some(r) = cross("scan", "webcam-a") else { return };
+    assert_eq!(r.cards, 55);
+    assert!(r.card_accuracy() >= 0.98, "{}", r.text());
+    assert!(r.referee_accuracy() >= 0.96, "{}", r.text());
+    assert!(r.symbol_precision() >= 0.95, "{}", r.text());
+}
+
+#[test]
+fn cipher_cards_on_synthetic_tables() {
+    let deck = PictureDeck::cipher();
+    let recognizer = SymbolRecognizer::cipher().unwrap();
+    let (mut cards, mut right, mut wrong) = (0, 0, 0);
+    for seed in 0..6u64 {
+        let (frame, truth) = synthetic_frame(&deck, 1000 + seed, 1280, 720, 4).unwrap();
+        let found = recognizer.detect(&frame).unwrap();
+        for t in truth.iter().filter(|t| t.visible > 0.6) {
+            cards += 1;
+            let near = found.iter().find(|d| {
+                let (dx, dy) = (d.region.center.0 - t.center.0, d.region.center.1 - t.center.1);
+                (dx * dx + dy * dy).sqrt() < 0.3 * t.radius
+            });
+            match near.and_then(|d| d.card) {
+                Some(c) if c == t.card => right += 1,
+                Some(_) => wrong += 1,
+                None => {}
+            }
+        }
+    }
+    eprintln!("synthetic cipher: {right}/{cards} right, {wrong} wrong");
+    assert!(right as f64 >= 0.95 * cards as f64, "{right}/{cards}");
+    assert!(wrong <= 1, "{wrong} misidentified");
+}
