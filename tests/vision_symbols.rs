@@ -73,3 +73,85 @@ fn cipher_cards_on_synthetic_tables() {
     assert!(right as f64 >= 0.95 * cards as f64, "{right}/{cards}");
     assert!(wrong <= 1, "{wrong} misidentified");
 }
+
+fn cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn command_line_enrols_detects_as_json_and_rejects_bad_input() {
+    let Some(_) = retail() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("profile.json");
+    let (deck, webcam) = (format!("{DATA}/retail-deck/deck.json"), format!("{DATA}/webcam-a"));
+    let out = cli(&[
+        "enroll",
+        "symbols",
+        &webcam,
+        "--deck",
+        &deck,
+        "--out",
+        profile.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let image = format!("{DATA}/scan/01.jpg");
+    let out = cli(&[
+        "symbols",
+        "detect",
+        &image,
+        "--deck",
+        &deck,
+        "--profile",
+        profile.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["image"], "01.jpg");
+    assert_eq!(line["cards"][0]["card"], 1);
+    assert!(line["cards"][0]["symbols"].as_array().unwrap().len() >= 4);
+
+    // Bad input: exit 2 with a one-line message naming the file.
+    let missing = dir.path().join("nope.jpg");
+    let out = cli(&[
+        "symbols",
+        "detect",
+        missing.to_str().unwrap(),
+        "--deck",
+        &deck,
+        "--profile",
+        profile.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope.jpg"));
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"format\":").unwrap();
+    let out = cli(&[
+        "symbols",
+        "detect",
+        &image,
+        "--deck",
+        &deck,
+        "--profile",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.json"));
+    let not_image = dir.path().join("text.png");
+    std::fs::write(&not_image, "not an image").unwrap();
+    let out = cli(&[
+        "symbols",
+        "detect",
+        not_image.to_str().unwrap(),
+        "--deck",
+        &deck,
+        "--profile",
+        profile.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = cli(&["eval", "symbols", dir.path().to_str().unwrap(), "--deck", &deck]);
+    assert_eq!(out.status.code(), Some(2), "a deck.json without a profile");
+}

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow};
 use clap::Subcommand;
 
 use super::EXIT_BAD_INPUT;
-use crate::symbols::{builtin_deck, cipher, load_deck};
+use crate::symbols::{cipher, load_deck};
 use crate::vision::symbols::SymbolRecognizer;
 use crate::vision::symbols::enroll::{SymbolProfile, enroll_folder, read_image};
 use crate::vision::symbols::eval::evaluate;
@@ -75,7 +75,7 @@ fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognize
         Some(path) => {
             SymbolRecognizer::new(deck, &SymbolProfile::load(path)?).with_context(|| path.display().to_string())
         }
-        None if builtin_deck(deck_spec).is_some() && deck_spec == cipher::NAME => SymbolRecognizer::cipher(),
+        None if deck_spec == cipher::NAME => SymbolRecognizer::cipher(),
         None => Err(anyhow!(
             "{deck_spec}: no built-in appearance for this deck: give --profile (see `enroll symbols`)"
         )),
