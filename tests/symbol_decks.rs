@@ -191,3 +191,16 @@ proptest! {
         prop_assert!(got.confidence > 0.0);
     }
 }
+
+#[test]
+fn generated_decks_pass_the_check() {
+    let out = cli(&["deck", "generate", "--order", "8", "--cards", "70"]);
+    assert_eq!(out.status.code(), Some(0));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plane8.json");
+    std::fs::write(&path, &out.stdout).unwrap();
+    let deck = Deck::load(&path).unwrap();
+    assert_eq!((deck.cards().len(), deck.symbols_per_card()), (70, 9));
+    assert_eq!(cli(&["deck", "check", path.to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(cli(&["deck", "generate", "--order", "6"]).status.code(), Some(2));
+}

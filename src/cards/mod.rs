@@ -143,7 +143,10 @@ impl Card {
 
     pub fn from_index(index: usize) -> Option<Card> {
         let suit = *Suit::ALL.get(index / 13)?;
-        Some(Card { rank: Rank((index % 13) as u8 + 1), suit })
+        Some(Card {
+            rank: Rank((index % 13) as u8 + 1),
+            suit,
+        })
     }
 
     pub fn is_red(self) -> bool {

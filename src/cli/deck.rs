@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Subcommand, ValueEnum};
 
 use super::EXIT_BAD_INPUT;
-use crate::symbols::deck::{CardId, Deck, DeckError};
+use crate::symbols::deck::{CardId, Deck, DeckError, projective_plane, subset};
 use crate::symbols::render::{self, Paper, PictureDeck};
 
 #[derive(Subcommand, Debug)]
@@ -22,6 +22,14 @@ pub enum DeckCommand {
         deck: String,
         a: CardId,
         b: CardId,
+    },
+    /// Prints the deck.json of a projective-plane deck (orders 2, 3, 4, 5, 7, 8, 9, 11, 13, 16).
+    Generate {
+        #[arg(long)]
+        order: usize,
+        /// Keep only the first N cards (the commercial game sells 55 of the 57 cards of order 7).
+        #[arg(long)]
+        cards: Option<usize>,
     },
     /// Writes the deck as print-ready sheets of round 9 cm cards, with a symbol legend page.
     Print {
@@ -57,6 +65,7 @@ pub fn run(command: DeckCommand) -> ExitCode {
     match command {
         DeckCommand::Check { deck } => check(&deck),
         DeckCommand::Shared { deck, a, b } => shared(&deck, a, b),
+        DeckCommand::Generate { order, cards } => generate(order, cards),
         DeckCommand::Print { deck, out, paper } => print(&deck, &out, paper),
         DeckCommand::Render { deck, card, size, out } => render_png(&deck, card, size, &out),
     }
@@ -111,6 +120,20 @@ fn shared(spec: &str, a: CardId, b: CardId) -> ExitCode {
             ExitCode::SUCCESS
         }
         None => bad_input(format!("{spec}: give two different cards (got {a} and {b})")),
+    }
+}
+
+fn generate(order: usize, cards: Option<usize>) -> ExitCode {
+    let deck = projective_plane(order).and_then(|deck| match cards {
+        Some(keep) => subset(&deck, keep),
+        None => Ok(deck),
+    });
+    match deck {
+        Ok(deck) => {
+            println!("{}", deck.to_json());
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
     }
 }
 

@@ -37,11 +37,11 @@ fn replay_file(path: &Path) -> ExitCode {
     match result.outcome {
         Ok(_) => ExitCode::SUCCESS,
         Err(e @ ReplayError::Illegal { .. }) => {
-            eprintln!("{}:{e}", path.display());
+            eprintln!("{}: {e}", path.display());
             ExitCode::from(1)
         }
         Err(e @ ReplayError::Malformed { .. }) => {
-            eprintln!("{}:{e}", path.display());
+            eprintln!("{}: {e}", path.display());
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::deck::{CardId, Deck};
+use super::games::cards as card_count;
 use super::games::claim::seconds;
 use super::games::{Claim, Deal, GameKind, GameResult, Match, Place, Referee, RefereeOptions, Verdict, start};
 
@@ -344,10 +345,8 @@ impl Replayer {
                 let names: Vec<String> = seats
                     .iter()
                     .map(|&s| {
-                        format!(
-                            "{} ({} cards, {} wrong calls)",
-                            players[s], result.cards[s], result.wrong_calls[s]
-                        )
+                        let wrong = result.wrong_calls[s];
+                        format!("{} ({}, {wrong} wrong)", players[s], card_count(result.cards[s]))
                     })
                     .collect();
                 format!("{}. {}", i + 1, names.join(", "))

@@ -139,7 +139,7 @@ impl<'d> Referee<'d> {
         }
         if let Some(won) = self
             .last_win_ms
-            .filter(|&t| claim.time_ms < t + self.options.too_late_window_ms)
+            .filter(|&t| claim.time_ms < t.saturating_add(self.options.too_late_window_ms))
         {
             let message = format!("too late: this exchange was already won at {}", seconds(won));
             return self.verdict(claim, Outcome::TooLate, None, Vec::new(), message);
@@ -258,7 +258,7 @@ impl<'d> Referee<'d> {
     }
 
     fn final_score(&self, seat: Seat) -> i64 {
-        self.game.score(seat) - i64::from(self.wrong_calls[seat] * self.options.wrong_call_penalty)
+        self.game.score(seat) - i64::from(self.wrong_calls[seat]) * i64::from(self.options.wrong_call_penalty)
     }
 }
 

@@ -101,7 +101,7 @@ impl MiniGame for HotPotato {
         let given = std::mem::take(&mut self.stacks[claimer]);
         let count = given.len();
         self.stacks[to].extend(given);
-        let mut said = format!("{} gives {count} card(s) to {}", names[claimer], names[to]);
+        let mut said = format!("{} gives {} to {}", names[claimer], super::cards(count), names[to]);
         if let Some(winner) = self.round_winner() {
             let cards = std::mem::take(&mut self.stacks[winner]);
             said.push_str(&format!(

@@ -199,3 +199,12 @@ fn no_part(game: &str, present: bool, part: &str) -> Result<(), DealError> {
         Ok(())
     }
 }
+
+/// "1 card", "3 cards".
+pub(crate) fn cards(n: usize) -> String {
+    if n == 1 {
+        "1 card".to_string()
+    } else {
+        format!("{n} cards")
+    }
+}
