@@ -155,3 +155,24 @@ fn command_line_enrols_detects_as_json_and_rejects_bad_input() {
     let out = cli(&["eval", "symbols", dir.path().to_str().unwrap(), "--deck", &deck]);
     assert_eq!(out.status.code(), Some(2), "a deck.json without a profile");
 }
+
+#[test]
+fn cards_of_another_deck_are_mostly_unknown() {
+    let Some(deck) = retail() else { return };
+    let (profile, _) = enroll_folder(&deck, &Path::new(DATA).join("scan")).unwrap();
+    let recognizer = SymbolRecognizer::new(deck, &profile).unwrap();
+    let cipher = PictureDeck::cipher();
+    let (mut round, mut named) = (0, 0);
+    for seed in 0..4u64 {
+        let (frame, _) = synthetic_frame(&cipher, 900 + seed, 1280, 720, 4).unwrap();
+        let found = recognizer.detect(&frame).unwrap();
+        round += found.len();
+        named += found.iter().filter(|d| d.card.is_some()).count();
+    }
+    eprintln!("cipher cards under the retail profile: {named} of {round} named");
+    assert!(round >= 12, "round cards found: {round}");
+    assert!(
+        named * 5 <= round,
+        "{named} of {round} foreign cards named as retail cards"
+    );
+}

@@ -2,6 +2,7 @@
 //! photos. Exit codes: 0 success, 2 bad input (missing or unreadable file, malformed deck,
 //! labels or profile), 1 when nothing could be done for another reason.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -110,10 +111,14 @@ pub fn run(command: SymbolsCommand) -> ExitCode {
                 };
                 let ms = start.elapsed().as_secs_f64() * 1000.0;
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if json {
-                    println!("{}", detections_json(name, ms, &found));
+                let text = if json {
+                    format!("{}\n", detections_json(name, ms, &found))
                 } else {
-                    print!("{}", detections_text(name, ms, &found));
+                    detections_text(name, ms, &found)
+                };
+                // A closed pipe (`| head`) ends the output quietly.
+                if std::io::stdout().write_all(text.as_bytes()).is_err() {
+                    return ExitCode::SUCCESS;
                 }
                 if k == 0
                     && let Some(out) = &draw_to

@@ -15,6 +15,9 @@ use crate::symbols::render::PictureDeck;
 
 /// A blob further than this from every exemplar of a symbol counts as not showing it.
 const D_CAP: f32 = 1.2;
+/// Below this confidence the evidence does not single out a card: the round thing is reported as
+/// unknown (cards of another deck score about 0.0-0.04; deck cards in the retail photos 0.04 up).
+const MIN_CONFIDENCE: f64 = 0.03;
 
 /// A symbol seen on a card.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,6 +184,9 @@ impl SymbolRecognizer {
         let mut confidence = (margin / 2.0).min(1.0) * (explained as f64 / blobs.len() as f64);
         if !agrees {
             confidence *= 0.5;
+        }
+        if confidence < MIN_CONFIDENCE {
+            return unknown();
         }
         let symbols = blobs
             .iter()
