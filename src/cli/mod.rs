@@ -6,6 +6,7 @@ mod minigame;
 mod omphala;
 mod render;
 pub mod vision_cards;
+pub mod vision_symbols;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -101,6 +102,11 @@ pub enum Command {
     /// Learn your own deck from photos of its cards.
     #[command(subcommand)]
     Enroll(EnrollCommand),
+    /// Symbol cards in photos: find and name them.
+    Symbols {
+        #[command(subcommand)]
+        command: vision_symbols::SymbolsCommand,
+    },
     /// Omphala: judge game records, list legal moves, simulate random games.
     Omphala {
         #[command(subcommand)]
@@ -127,6 +133,8 @@ pub enum EvalCommand {
         #[arg(long)]
         enroll: Option<PathBuf>,
     },
+    /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
+    Symbols(vision_symbols::EvalSymbols),
     /// Playing cards on fresh synthetic tables from the renderer, scored against its ground truth.
     Synthetic {
         #[arg(long, default_value_t = 50)]
@@ -145,6 +153,8 @@ pub enum EnrollCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Symbol cards: writes a profile of each symbol's appearance.
+    Symbols(vision_symbols::EnrollSymbols),
 }
 
 /// Runs a parsed command line and says how the process should exit.
@@ -161,6 +171,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(EvalCommand::Cards { dir, enroll }) => vision_cards::eval(&dir, enroll.as_deref()),
         Command::Eval(EvalCommand::Synthetic { scenes, seed }) => vision_cards::eval_synthetic(scenes, seed),
         Command::Enroll(EnrollCommand::Cards { dir, out }) => vision_cards::enroll(&dir, &out),
+        Command::Enroll(EnrollCommand::Symbols(args)) => vision_symbols::run_enroll(args),
+        Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
+        Command::Symbols { command } => vision_symbols::run(command),
         Command::Omphala { command } => omphala::run(command),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),

@@ -1,3 +1,4 @@
-//! Computer vision: what is on the table, from camera frames.
+//! Vision: from frames to detections. Knows OpenCV, nothing of the UI or the rules.
 
 pub mod cards;
+pub mod symbols;

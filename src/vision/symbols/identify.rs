@@ -1,0 +1,196 @@
+//! Naming cards: every blob is compared with every symbol's learnt appearance, then every deck
+//! card is scored by how well its symbols explain the blobs (one blob per symbol). The deck's
+//! structure corrects misread symbols: a card wins on all its blobs together, and it must agree
+//! with at least two blobs' own best readings (two symbols fix a card), else it is "unknown".
+
+use anyhow::{Result, bail};
+use opencv::core::Mat;
+
+use super::blobs::Blob;
+use super::describe::distance;
+use super::detect::{CANON, CardRegion, find_cards, rectify};
+use super::enroll::{SymbolProfile, enroll_rendered, observe_canonical};
+use crate::symbols::deck::{CardId, Deck, SymbolId, decode};
+use crate::symbols::render::PictureDeck;
+
+/// A blob further than this from every exemplar of a symbol counts as not showing it.
+const D_CAP: f32 = 1.2;
+/// Below this confidence the evidence does not single out a card: the round thing is reported as
+/// unknown (cards of another deck score about 0.0-0.04; deck cards in the retail photos 0.04 up).
+const MIN_CONFIDENCE: f64 = 0.03;
+
+/// A symbol seen on a card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenSymbol {
+    /// The symbol, once the card is known (`None` for a blob the card does not explain).
+    pub symbol: Option<SymbolId>,
+    pub name: Option<String>,
+    /// Centre in image pixels.
+    pub center: (f32, f32),
+    pub confidence: f64,
+    /// The blob's own best reading, before the deck's correction.
+    pub raw: Option<SymbolId>,
+}
+
+/// A round card found in a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolCardDetection {
+    /// `None`: a round thing that is not (recognisably) a card of the deck.
+    pub card: Option<CardId>,
+    pub confidence: f64,
+    pub region: CardRegion,
+    pub symbols: Vec<SeenSymbol>,
+}
+
+/// Recognises the cards of one deck with one learnt profile.
+pub struct SymbolRecognizer {
+    deck: Deck,
+    /// Exemplars per deck symbol.
+    exemplars: Vec<Vec<Vec<f32>>>,
+}
+
+impl SymbolRecognizer {
+    /// A recogniser for `deck` with the appearances in `profile` (matched to the deck by name).
+    pub fn new(deck: Deck, profile: &SymbolProfile) -> Result<SymbolRecognizer> {
+        let mut exemplars = vec![Vec::new(); deck.symbols().len()];
+        for appearance in &profile.symbols {
+            let Some(s) = deck.symbol_id(&appearance.name) else {
+                bail!("profile symbol {:?} is not in deck {:?}", appearance.name, deck.name);
+            };
+            exemplars[s].extend(appearance.exemplars.iter().cloned());
+        }
+        if exemplars.iter().all(Vec::is_empty) {
+            bail!("profile has no symbol appearances");
+        }
+        Ok(SymbolRecognizer { deck, exemplars })
+    }
+
+    /// The built-in Cipher deck, learnt from its renderer.
+    pub fn cipher() -> Result<SymbolRecognizer> {
+        let deck = PictureDeck::cipher();
+        let profile = enroll_rendered(&deck)?;
+        SymbolRecognizer::new(deck.deck, &profile)
+    }
+
+    pub fn deck(&self) -> &Deck {
+        &self.deck
+    }
+
+    /// Every round card in a BGR frame.
+    pub fn detect(&self, bgr: &Mat) -> Result<Vec<SymbolCardDetection>> {
+        find_cards(bgr)?.into_iter().map(|region| self.identify_region(bgr, region)).collect()
+    }
+
+    /// Identifies the card in one region of a frame.
+    pub fn identify_region(&self, bgr: &Mat, region: CardRegion) -> Result<SymbolCardDetection> {
+        let canon = rectify(bgr, &region)?;
+        let (blobs, descriptors) = observe_canonical(&canon)?;
+        Ok(self.identify_blobs(region, &blobs, &descriptors))
+    }
+
+    /// Distance of each blob to each symbol (capped).
+    fn distances(&self, descriptors: &[Vec<f32>]) -> Vec<Vec<f32>> {
+        descriptors
+            .iter()
+            .map(|d| self.exemplars.iter().map(|ex| ex.iter().map(|e| distance(d, e)).fold(D_CAP, f32::min)).collect())
+            .collect()
+    }
+
+    /// Names the card from its blobs.
+    pub fn identify_blobs(&self, region: CardRegion, blobs: &[Blob], descriptors: &[Vec<f32>]) -> SymbolCardDetection {
+        let dist = self.distances(descriptors);
+        let raw: Vec<Option<SymbolId>> = dist
+            .iter()
+            .map(|row| (0..row.len()).filter(|&s| row[s] < D_CAP).min_by(|&a, &b| row[a].total_cmp(&row[b])))
+            .collect();
+        // Score every card: one blob per symbol, greedily by distance.
+        let mut scored: Vec<(f32, CardId, Vec<Option<SymbolId>>)> = self
+            .deck
+            .cards()
+            .iter()
+            .map(|card| {
+                let mut pairs: Vec<(f32, usize, SymbolId)> = Vec::new();
+                for (i, row) in dist.iter().enumerate() {
+                    for &s in &card.symbols {
+                        if row[s] < D_CAP {
+                            pairs.push((row[s], i, s));
+                        }
+                    }
+                }
+                pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let mut of_blob = vec![None; blobs.len()];
+                let mut used: Vec<SymbolId> = Vec::new();
+                let mut cost = D_CAP * blobs.len() as f32;
+                for (d, i, s) in pairs {
+                    if of_blob[i].is_none() && !used.contains(&s) {
+                        of_blob[i] = Some(s);
+                        used.push(s);
+                        cost -= D_CAP - d;
+                    }
+                }
+                (cost, card.id, of_blob)
+            })
+            .collect();
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let to_image = |p: (f32, f32)| region.to_image(p);
+        let unknown = || SymbolCardDetection {
+            card: None,
+            confidence: 0.0,
+            region,
+            symbols: blobs
+                .iter()
+                .zip(&raw)
+                .map(|(b, &r)| SeenSymbol {
+                    symbol: None,
+                    name: None,
+                    center: to_image(b.center),
+                    confidence: 0.0,
+                    raw: r,
+                })
+                .collect(),
+        };
+        let Some((best_cost, card, of_blob)) = scored.first().cloned() else {
+            return unknown();
+        };
+        let runner_up = scored.get(1).map_or(D_CAP * blobs.len() as f32, |s| s.0);
+        // The deck's structure: the card must agree with at least two blobs' own readings,
+        // and decoding those readings must not point elsewhere with more support.
+        let readings: Vec<SymbolId> = raw.iter().flatten().copied().collect();
+        let on_card = self.deck.card(card).map_or(0, |c| {
+            let mut r = readings.clone();
+            r.sort_unstable();
+            r.dedup();
+            r.iter().filter(|&&s| c.has(s)).count()
+        });
+        let decoded = decode(&self.deck, &readings);
+        let agrees = decoded.as_ref().is_some_and(|d| d.card == card);
+        if blobs.len() < 2 || on_card < 2 {
+            return unknown();
+        }
+        let explained = of_blob.iter().filter(|s| s.is_some()).count();
+        let margin = ((runner_up - best_cost) / D_CAP).max(0.0) as f64;
+        let mut confidence = (margin / 2.0).min(1.0) * (explained as f64 / blobs.len() as f64);
+        if !agrees {
+            confidence *= 0.5;
+        }
+        if confidence < MIN_CONFIDENCE {
+            return unknown();
+        }
+        let symbols = blobs
+            .iter()
+            .zip(of_blob.iter().zip(&raw))
+            .enumerate()
+            .map(|(i, (b, (&s, &r)))| SeenSymbol {
+                symbol: s,
+                name: s.map(|s| self.deck.symbol_name(s).to_string()),
+                center: to_image(b.center),
+                confidence: s.map_or(0.0, |s| (1.0 - dist[i][s] / D_CAP) as f64),
+                raw: r,
+            })
+            .collect();
+        SymbolCardDetection { card: Some(card), confidence, region, symbols }
+    }
+}
+
+/// Canonical size, re-exported for callers drawing canonical cards.
+pub const CANONICAL_DIAMETER: i32 = CANON;
