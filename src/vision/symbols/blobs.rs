@@ -27,7 +27,14 @@ const MAX_BLOBS: usize = 14;
 
 /// Finds the symbol blobs on a canonical BGR card (`CANON` x `CANON`).
 pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
-    let card = if card.is_continuous() { card.clone() } else { card.try_clone()? };
+    // Pixels are read as one slice: copy only a view into a larger image.
+    let owned;
+    let card = if card.is_continuous() {
+        card
+    } else {
+        owned = card.try_clone()?;
+        &owned
+    };
     let n = CANON as usize;
     let src = card.data_bytes()?;
     let half = CANON as f32 / 2.0;
