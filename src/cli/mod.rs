@@ -34,9 +34,10 @@ pub struct InputArgs {
     /// else the demo table)
     #[arg(long, global = true, value_parser = parse_source)]
     pub source: Option<SourceSpec>,
-    /// Camera resolution and frame rate to ask for (the nearest the camera offers is used).
+    /// Camera resolution to ask for (the nearest the camera offers is used; default 1280x720).
     #[arg(long, global = true, value_parser = parse_resolution, value_name = "WxH")]
     pub resolution: Option<(u32, u32)>,
+    /// Camera frame rate to ask for (the nearest the camera offers is used; default 30).
     #[arg(long, global = true)]
     pub fps: Option<u32>,
 }
