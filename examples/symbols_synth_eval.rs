@@ -23,10 +23,7 @@ fn main() -> anyhow::Result<()> {
         // Cards mostly hidden under others are not counted.
         for t in truth.iter().filter(|t| t.visible > 0.6) {
             cards += 1;
-            let near = found.iter().find(|d| {
-                let (dx, dy) = (d.region.center.0 - t.center.0, d.region.center.1 - t.center.1);
-                (dx * dx + dy * dy).sqrt() < 0.3 * t.radius
-            });
+            let near = t.found_in(&found);
             match near.and_then(|d| d.card) {
                 Some(c) if c == t.card => right += 1,
                 Some(c) => {

@@ -58,10 +58,7 @@ fn cipher_cards_on_synthetic_tables() {
         let found = recognizer.detect(&frame).unwrap();
         for t in truth.iter().filter(|t| t.visible > 0.6) {
             cards += 1;
-            let near = found.iter().find(|d| {
-                let (dx, dy) = (d.region.center.0 - t.center.0, d.region.center.1 - t.center.1);
-                (dx * dx + dy * dy).sqrt() < 0.3 * t.radius
-            });
+            let near = t.found_in(&found);
             match near.and_then(|d| d.card) {
                 Some(c) if c == t.card => right += 1,
                 Some(_) => wrong += 1,

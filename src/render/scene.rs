@@ -145,7 +145,7 @@ pub struct Renderer {
     masks: HashMap<i32, Mat>,
     style: Option<(FaceStyle, BackStyle)>,
     texture: Option<((TableKind, u64, i32, i32), Mat)>,
-    light: Option<((String, i32, i32), Mat)>,
+    light: Option<((Lighting, Size), Mat)>,
 }
 
 const SHADOW_OFFSET: (i32, i32) = (3, 4);
@@ -212,7 +212,7 @@ impl Renderer {
 
     fn light_map(&mut self, scene: &Scene) -> opencv::Result<&Mat> {
         let size = scene.camera.size;
-        let key = (format!("{:?}", scene.lighting), size.width, size.height);
+        let key = (scene.lighting.clone(), size);
         if self.light.as_ref().map(|(k, _)| k) != Some(&key) {
             self.light = Some((key, table::gain_map(&scene.lighting, size)?));
         }

@@ -6,6 +6,7 @@ use opencv::{core, imgproc, prelude::*};
 use super::classify::{GlyphFeature, GlyphTemplates};
 use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Suit};
+use crate::render::geometry::{Pt, quad_contains};
 
 /// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
 pub const CARD_W: i32 = 250;
@@ -398,15 +399,10 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
     Ok(quads)
 }
 
-/// Whether a point lies inside a convex quad.
+/// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
 fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
-    let sides: Vec<f32> = (0..4)
-        .map(|i| {
-            let (a, b) = (q[i], q[(i + 1) % 4]);
-            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
-        })
-        .collect();
-    sides.iter().all(|&v| v >= 0.0) || sides.iter().all(|&v| v <= 0.0)
+    let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
+    quad_contains(&q.map(pt), pt(p))
 }
 
 fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {

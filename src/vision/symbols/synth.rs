@@ -24,6 +24,16 @@ pub struct SynthCard {
     pub visible: f32,
 }
 
+impl SynthCard {
+    /// The detection that found this card: the one whose centre lies within 0.3 radius of it.
+    pub fn found_in<'a>(&self, found: &'a [super::SymbolCardDetection]) -> Option<&'a super::SymbolCardDetection> {
+        found.iter().find(|d| {
+            let (dx, dy) = (d.region.center.0 - self.center.0, d.region.center.1 - self.center.1);
+            (dx * dx + dy * dy).sqrt() < 0.3 * self.radius
+        })
+    }
+}
+
 /// Draws a `width` x `height` frame with `count` distinct cards, from `seed`.
 pub fn synthetic_frame(
     deck: &PictureDeck,
