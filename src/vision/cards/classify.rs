@@ -14,11 +14,29 @@ const MODEL: &[u8] = include_bytes!("../../../models/card_glyphs.bin");
 pub const GLYPH_W: i32 = 20;
 pub const GLYPH_H: i32 = 28;
 
-/// A normalised glyph: `GLYPH_W x GLYPH_H` values in 0..1 plus the aspect of its bounding box.
+/// A normalised glyph: `GLYPH_W x GLYPH_H` values in 0..1, the aspect of its bounding box, and
+/// a histogram of its edge directions.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "GlyphRecord")]
 pub struct GlyphFeature {
     pub pixels: Vec<f32>,
     pub aspect: f32,
+    /// Derived from `pixels`: not saved, rebuilt when a profile is read.
+    #[serde(skip_serializing)]
+    pub edges: Vec<f32>,
+}
+
+/// What a glyph looks like on disk (profiles): the derived edge histogram is left out.
+#[derive(serde::Deserialize)]
+struct GlyphRecord {
+    pixels: Vec<f32>,
+    aspect: f32,
+}
+
+impl From<GlyphRecord> for GlyphFeature {
+    fn from(r: GlyphRecord) -> GlyphFeature {
+        GlyphFeature::normalised(r.pixels, r.aspect)
+    }
 }
 
 impl GlyphFeature {
@@ -35,19 +53,82 @@ impl GlyphFeature {
         Ok(GlyphFeature::normalised(pixels, aspect))
     }
 
-    /// Scales the pixels to unit length, so that a comparison is a dot product.
+    /// Scales the pixels to unit length, so that a comparison is a dot product, and derives the
+    /// edge histogram.
     pub fn normalised(mut pixels: Vec<f32>, aspect: f32) -> GlyphFeature {
         let norm = pixels.iter().map(|v| v * v).sum::<f32>().sqrt();
         if norm > 0.0 {
             pixels.iter_mut().for_each(|v| *v /= norm);
         }
-        GlyphFeature { pixels, aspect }
+        let edges = edge_histogram(&pixels);
+        GlyphFeature { pixels, aspect, edges }
     }
 
-    /// Normalised correlation of the masks, lowered when the aspects differ: 1 = identical.
+    /// Correlation of the masks and of the edge histograms, lowered when the aspects differ:
+    /// 1 = identical. The edges tell apart shapes that overlap in ink but not in stroke
+    /// direction (a flat-topped 3 and a 5, a spade's point and a club's lobe).
     pub fn similarity(&self, other: &GlyphFeature) -> f32 {
-        dot(&self.pixels, &other.pixels) * aspect_factor(self.aspect, other.aspect)
+        let shape = SHAPE_WEIGHT * dot(&self.pixels, &other.pixels) + EDGE_WEIGHT * dot(&self.edges, &other.edges);
+        shape * aspect_factor(self.aspect, other.aspect)
     }
+}
+
+/// How much ink overlap and edge direction each count in a similarity (they sum to 1).
+const SHAPE_WEIGHT: f32 = 0.6;
+const EDGE_WEIGHT: f32 = 1.0 - SHAPE_WEIGHT;
+
+/// Side of an edge-histogram cell, and the number of direction bins (signed: ink is always
+/// darker than paper, so a gradient's sign carries shape).
+const CELL: usize = 4;
+const BINS: usize = 8;
+
+/// Gradient directions of a `GLYPH_W x GLYPH_H` image histogrammed per `CELL x CELL` cell, each
+/// cell damped by its own strength, the whole scaled to unit length.
+fn edge_histogram(p: &[f32]) -> Vec<f32> {
+    let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
+    let at = |x: usize, y: usize| p[y.min(h - 1) * w + x.min(w - 1)];
+    let cells_x = w.div_ceil(CELL);
+    let mut hist = vec![0f32; cells_x * h.div_ceil(CELL) * BINS];
+    if p.len() != w * h {
+        return hist;
+    }
+    let turn = std::f32::consts::TAU;
+    for y in 0..h {
+        for x in 0..w {
+            let gx = at(x + 1, y) - at(x.saturating_sub(1), y);
+            let gy = at(x, y + 1) - at(x, y.saturating_sub(1));
+            let magnitude = gx.hypot(gy);
+            if magnitude < 1e-6 {
+                continue;
+            }
+            // Soft assignment between the two nearest direction bins.
+            let pos = gy.atan2(gx).rem_euclid(turn) / turn * BINS as f32;
+            let lower = pos.floor() as usize % BINS;
+            let frac = pos - pos.floor();
+            let cell = (y / CELL) * cells_x + x / CELL;
+            hist[cell * BINS + lower] += magnitude * (1.0 - frac);
+            hist[cell * BINS + (lower + 1) % BINS] += magnitude * frac;
+        }
+    }
+    let total = hist.iter().map(|v| v * v).sum::<f32>().sqrt();
+    let floor = 0.1 * total / ((hist.len() / BINS) as f32).sqrt();
+    for cell in hist.chunks_mut(BINS) {
+        let norm = cell.iter().map(|v| v * v).sum::<f32>().sqrt() + floor + 1e-9;
+        cell.iter_mut().for_each(|v| *v /= norm);
+    }
+    let total = hist.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if total > 0.0 {
+        hist.iter_mut().for_each(|v| *v /= total);
+    }
+    hist
+}
+
+/// Turns a best similarity and the runner-up's into a 0..1 confidence: high when the best
+/// template fits well and clearly better than any other class.
+pub fn confidence(best: f32, second: f32) -> f32 {
+    let fit = ((best - 0.6) / 0.25).clamp(0.0, 1.0);
+    let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
+    (fit * (0.5 + 0.5 * margin)).sqrt()
 }
 
 /// How much a difference in aspect lowers a similarity: 1 for equal aspects.
@@ -74,6 +155,8 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 pub enum GlyphClass {
     Rank(Rank),
     Suit(Suit),
+    /// A single digit, 0 or 1: the two halves of a "10" printed as separate glyphs.
+    Digit(u8),
 }
 
 /// The glyph templates one reader compares with.
@@ -92,6 +175,12 @@ impl GlyphTemplates {
             for narrow in [0.8f32, 1.0] {
                 push_variants(&mut set.templates, GlyphClass::Suit(suit), &draw_pip(suit, narrow)?)?;
             }
+        }
+        for aspect in [0.12f32, 0.2, 0.3] {
+            push_variants(&mut set.templates, GlyphClass::Digit(1), &draw_bar(aspect)?)?;
+        }
+        for aspect in [0.45f32, 0.6, 0.75] {
+            push_variants(&mut set.templates, GlyphClass::Digit(0), &draw_ring(aspect)?)?;
         }
         let model = GlyphTemplates::decode(MODEL)
             .map_err(|e| opencv::Error::new(core::StsParseError, format!("models/card_glyphs.bin: {e}")))?;
@@ -125,12 +214,17 @@ impl GlyphTemplates {
             for suit in Suit::ALL {
                 add(GlyphClass::Suit(suit), &suit.symbol().to_string(), 1.0)?;
             }
+            for digit in [0u8, 1] {
+                for squeeze in [0.55f32, 0.75, 1.0] {
+                    add(GlyphClass::Digit(digit), &digit.to_string(), squeeze)?;
+                }
+            }
         }
         Ok(GlyphTemplates { templates })
     }
 
     /// The compact binary form: `CRG1`, a u32 count, then per template a class byte (0..13 ranks
-    /// A..K, 13..17 suits C D H S), the aspect as f32 and `GLYPH_W x GLYPH_H` bytes.
+    /// A..K, 13..17 suits C D H S, 17..19 digits 0 1), the aspect as f32 and `GLYPH_W x GLYPH_H` bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = b"CRG1".to_vec();
         out.extend((self.templates.len() as u32).to_le_bytes());
@@ -138,6 +232,7 @@ impl GlyphTemplates {
             out.push(match class {
                 GlyphClass::Rank(r) => r.value() - 1,
                 GlyphClass::Suit(s) => 13 + *s as u8,
+                GlyphClass::Digit(d) => 17 + d,
             });
             out.extend(glyph.aspect.to_le_bytes());
             let max = glyph.pixels.iter().copied().fold(0.0f32, f32::max).max(f32::MIN_POSITIVE);
@@ -161,6 +256,7 @@ impl GlyphTemplates {
             let class = match rec[0] {
                 c @ 0..13 => GlyphClass::Rank(Rank::new(c + 1).ok_or("bad rank")?),
                 c @ 13..17 => GlyphClass::Suit(Suit::ALL[usize::from(c - 13)]),
+                c @ 17..19 => GlyphClass::Digit(c - 17),
                 c => return Err(format!("bad class byte {c}")),
             };
             let aspect = f32::from_le_bytes([rec[1], rec[2], rec[3], rec[4]]);
@@ -174,7 +270,7 @@ impl GlyphTemplates {
     pub fn best_rank(&self, glyph: &GlyphFeature) -> Option<(Rank, f32, f32)> {
         self.best(glyph, |c| match c {
             GlyphClass::Rank(r) => Some(r),
-            GlyphClass::Suit(_) => None,
+            _ => None,
         })
     }
 
@@ -184,6 +280,29 @@ impl GlyphTemplates {
             GlyphClass::Suit(s) if allowed.contains(&s) => Some(s),
             _ => None,
         })
+    }
+
+    /// Reads a rank printed as two glyphs side by side, `left` and `right`: only "10" is, so the
+    /// left must look like a "1" and the right like a "0". Returns, for the less certain of the
+    /// two, its best similarity as that digit and its best as anything else.
+    pub fn read_ten(&self, left: &GlyphFeature, right: &GlyphFeature) -> (f32, f32) {
+        let [one, zero] = [(left, 1u8), (right, 0)].map(|(glyph, digit)| {
+            let own = self.best_similarity(glyph, |c| c == GlyphClass::Digit(digit));
+            let other = self.best_similarity(glyph, |c| c != GlyphClass::Digit(digit));
+            (own, other)
+        });
+        if confidence(one.0, one.1) < confidence(zero.0, zero.1) { one } else { zero }
+    }
+
+    /// The highest similarity of `glyph` to a template whose class passes `keep`.
+    fn best_similarity(&self, glyph: &GlyphFeature, keep: impl Fn(GlyphClass) -> bool) -> f32 {
+        let mut best = 0.0f32;
+        for (class, template) in &self.templates {
+            if keep(*class) && aspect_factor(glyph.aspect, template.aspect) > best {
+                best = best.max(glyph.similarity(template));
+            }
+        }
+        best
     }
 
     fn best<T: Copy + PartialEq>(
@@ -279,6 +398,34 @@ fn draw_pip(suit: Suit, narrow: f32) -> opencv::Result<Mat> {
     crop_to_ink(&canvas)
 }
 
+/// A plain upright bar: the "1" of many card indices, which has neither flag nor foot.
+fn draw_bar(aspect: f32) -> opencv::Result<Mat> {
+    let w = ((100.0 * aspect) as i32).max(3);
+    Mat::new_rows_cols_with_default(100, w, core::CV_8UC1, core::Scalar::all(255.0))
+}
+
+/// An upright oval ring: a "0" of width `aspect` times its height.
+fn draw_ring(aspect: f32) -> opencv::Result<Mat> {
+    let w = (100.0 * aspect) as i32;
+    let stroke = (w / 5).max(3);
+    let mut canvas = Mat::zeros(100 + 2 * stroke, w + 2 * stroke, core::CV_8UC1)?.to_mat()?;
+    let axes = core::Size::new((w - stroke) / 2, (100 - stroke) / 2);
+    let centre = core::Point::new(w / 2 + stroke, 50 + stroke);
+    imgproc::ellipse(
+        &mut canvas,
+        centre,
+        axes,
+        0.0,
+        0.0,
+        360.0,
+        core::Scalar::all(255.0),
+        stroke,
+        imgproc::LINE_AA,
+        0,
+    )?;
+    crop_to_ink(&canvas)
+}
+
 /// Rasterises `text` at about 80 px high, squeezed horizontally by `squeeze`, and crops the ink.
 fn render_text(font: &FontRef<'_>, text: &str, squeeze: f32) -> opencv::Result<Option<Mat>> {
     let height = 80.0f32;
@@ -318,4 +465,68 @@ pub fn crop_to_ink(mask: &Mat) -> opencv::Result<Mat> {
     core::find_non_zero(mask, &mut points)?;
     let rect = imgproc::bounding_rect(&points)?;
     Mat::roi(mask, rect)?.try_clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn templates() -> GlyphTemplates {
+        GlyphTemplates::builtin().unwrap()
+    }
+
+    #[test]
+    fn a_plain_bar_beside_a_ring_reads_as_ten() {
+        let t = templates();
+        let (one, zero) = (GlyphFeature::from_mask(&draw_bar(0.15).unwrap()).unwrap(), ring(0.55));
+        let (own, other) = t.read_ten(&one, &zero);
+        assert!(confidence(own, other) > 0.6, "{own} {other}");
+        // Two bars are not a ten.
+        let (own, other) = t.read_ten(&one, &one);
+        assert!(confidence(own, other) < 0.3, "{own} {other}");
+    }
+
+    fn ring(aspect: f32) -> GlyphFeature {
+        GlyphFeature::from_mask(&draw_ring(aspect).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn edge_directions_tell_a_ring_from_a_disc_of_the_same_outline() {
+        let mut disc = Mat::zeros(100, 60, core::CV_8UC1).unwrap().to_mat().unwrap();
+        imgproc::ellipse(
+            &mut disc,
+            core::Point::new(30, 50),
+            core::Size::new(29, 49),
+            0.0,
+            0.0,
+            360.0,
+            core::Scalar::all(255.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let (disc, ring) = (GlyphFeature::from_mask(&disc).unwrap(), ring(0.6));
+        assert!(dot(&disc.edges, &ring.edges) < 0.9);
+        assert!((dot(&ring.edges, &ring.edges) - 1.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_saved_glyph_is_read_back_with_its_edges() {
+        let glyph = ring(0.5);
+        let text = serde_json::to_string(&glyph).unwrap();
+        assert!(!text.contains("edges"));
+        let back: GlyphFeature = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.edges.len(), glyph.edges.len());
+        assert!((back.similarity(&glyph) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_model_file_round_trips_digits() {
+        let set =
+            GlyphTemplates { templates: vec![(GlyphClass::Digit(1), ring(0.5)), (GlyphClass::Digit(0), ring(0.7))] };
+        let back = GlyphTemplates::decode(&set.encode()).unwrap();
+        assert_eq!(back.templates[0].0, GlyphClass::Digit(1));
+        assert_eq!(back.templates[1].0, GlyphClass::Digit(0));
+    }
 }

@@ -3,9 +3,9 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::classify::{GlyphFeature, GlyphTemplates};
+use super::classify::{GlyphFeature, GlyphTemplates, confidence};
 use super::index::{IndexHit, find_indices};
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
 /// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
@@ -46,13 +46,16 @@ pub struct IndexReading {
 pub struct DetectorConfig {
     /// Below this confidence a face-up card is reported with `card: None`.
     pub min_confidence: f32,
+    /// The same for an index read without its card's outline (fans, cascades): higher, because
+    /// without an outline any two ink marks of the right sizes can pose as an index.
+    pub min_loose_confidence: f32,
     /// Smallest card outline, as a fraction of the frame area.
     pub min_card_area: f64,
 }
 
 impl Default for DetectorConfig {
     fn default() -> Self {
-        DetectorConfig { min_confidence: 0.45, min_card_area: 0.004 }
+        DetectorConfig { min_confidence: 0.45, min_loose_confidence: 0.6, min_card_area: 0.004 }
     }
 }
 
@@ -109,20 +112,30 @@ impl CardDetector {
     /// Two corners of one card (same reading, opposite directions) count once.
     fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
         let read: Vec<[[f32; 2]; 4]> = out.iter().filter(|d| d.card.is_some()).filter_map(|d| d.quad).collect();
-        let hits =
-            find_indices(frame, &self.templates, self.config.min_confidence, |p| read.iter().any(|q| inside(q, p)))?;
+        let hits = find_indices(frame, &self.templates, self.config.min_loose_confidence, |p| {
+            read.iter().any(|q| inside(q, p))
+        })?;
         let mut kept: Vec<IndexHit> = Vec::new();
         for hit in hits {
-            let centre =
-                [hit.bbox.x as f32 + hit.bbox.width as f32 / 2.0, hit.bbox.y as f32 + hit.bbox.height as f32 / 2.0];
-            if out.iter().any(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+            let centre = box_centre(&hit.bbox);
+            // Inside an outline: it reads that card when its own corners could not be read.
+            if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+                if d.card.is_none() {
+                    let b = hit.bbox;
+                    d.card = Some(hit.card);
+                    d.face = Face::Up;
+                    d.confidence = hit.confidence;
+                    d.index_boxes = vec![[b.x, b.y, b.width, b.height]];
+                }
                 continue;
             }
-            let twin = kept.iter().any(|k| {
-                let dot = k.down[0] * hit.down[0] + k.down[1] * hit.down[1];
-                let dist = ((k.bbox.x - hit.bbox.x) as f32).hypot((k.bbox.y - hit.bbox.y) as f32);
-                k.card == hit.card && dot < -0.5 && dist < 14.0 * k.size.max(hit.size)
-            });
+            // One deck holds each card once: the same card read again nearby is its other corner
+            // (or the corner of an outline already read).
+            let reach = 16.0 * hit.size;
+            let twin = kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
+                || out
+                    .iter()
+                    .any(|d| d.card == Some(hit.card) && d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach));
             if !twin {
                 kept.push(hit);
             }
@@ -150,9 +163,16 @@ impl CardDetector {
         let Some(glyphs) = corner_glyphs(card, corner)? else {
             return Ok(None);
         };
-        let Some((rank, rank_score, rank_second)) = self.templates.best_rank(&glyphs.rank) else {
+        let Some((mut rank, rank_score, rank_second)) = self.templates.best_rank(&glyphs.rank) else {
             return Ok(None);
         };
+        let mut rank_confidence = confidence(rank_score, rank_second);
+        if let [left, right] = glyphs.parts.as_slice() {
+            let (ten, other) = self.templates.read_ten(left, right);
+            if confidence(ten, other) > rank_confidence {
+                (rank, rank_confidence) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
+            }
+        }
         let allowed: &[Suit] = match glyphs.red {
             Some(true) => &[Suit::Diamonds, Suit::Hearts],
             Some(false) => &[Suit::Clubs, Suit::Spades],
@@ -161,17 +181,9 @@ impl CardDetector {
         let Some((suit, suit_score, suit_second)) = self.templates.best_suit(&glyphs.suit, allowed) else {
             return Ok(None);
         };
-        let confidence = glyph_confidence(rank_score, rank_second) * glyph_confidence(suit_score, suit_second);
+        let confidence = rank_confidence * confidence(suit_score, suit_second);
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }
-}
-
-/// Turns a best similarity and the runner-up's into a 0..1 confidence: high when the best
-/// template fits well and clearly better than any other class.
-fn glyph_confidence(best: f32, second: f32) -> f32 {
-    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
-    let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
-    (fit * (0.5 + 0.5 * margin)).sqrt()
 }
 
 /// Both corners must agree; one corner alone is used at its own confidence.
@@ -201,6 +213,8 @@ pub enum Corner {
 
 struct CornerGlyphs {
     rank: GlyphFeature,
+    /// The rank's glyphs one by one, left to right, when it is printed as two ("10").
+    parts: Vec<GlyphFeature>,
     suit: GlyphFeature,
     /// Whether the ink is red (`None` when undecided).
     red: Option<bool>,
@@ -279,12 +293,21 @@ fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyp
         return Ok(None);
     };
     let rank_mask = label_mask(&labels, &rank_ids, rank_rect)?;
+    let mut parts = Vec::new();
+    if rank_ids.len() == 2 {
+        let mut pieces: Vec<&(i32, core::Rect)> = blobs.iter().filter(|(id, _)| rank_ids.contains(id)).collect();
+        pieces.sort_by_key(|(_, r)| r.x);
+        for (id, r) in pieces {
+            parts.push(GlyphFeature::from_mask(&label_mask(&labels, &[*id], *r)?)?);
+        }
+    }
     let suit_mask = label_mask(&labels, &[suit_id], suit_rect)?;
     let red = ink_is_red(&patch, &ink)?;
     let area = rank_rect | suit_rect;
     let area = core::Rect::new(area.x + window.x, area.y + window.y, area.width, area.height);
     Ok(Some(CornerGlyphs {
         rank: GlyphFeature::from_mask(&rank_mask)?,
+        parts,
         suit: GlyphFeature::from_mask(&suit_mask)?,
         red,
         area,
@@ -343,60 +366,246 @@ fn paper_fraction(card: &Mat) -> opencv::Result<f64> {
 }
 
 /// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
+///
+/// One global threshold cannot serve every table: on a pale carpet or wood the brightness of
+/// the table reaches the card's, and the two merge. White card stock is bright in every colour
+/// channel while a beige or brown table is not, so the per-pixel minimum channel is thresholded
+/// too, and each mask is also opened a little to cut thin bridges (fibres, edges of glare).
+/// Quads found in several masks count once.
 pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
+    // each is then refined at full resolution.
+    let scale = (frame.cols().max(frame.rows()) / 640).max(1);
+    let mut small = frame.clone();
+    if scale > 1 {
+        let size = core::Size::new(frame.cols() / scale, frame.rows() / scale);
+        imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+    }
     let mut gray = Mat::default();
-    imgproc::cvt_color_def(frame, &mut gray, imgproc::COLOR_BGR2GRAY)?;
-    // A dark frame around the image lets a card that fills it, or leaves it, close its outline.
-    const PAD: i32 = 4;
+    imgproc::cvt_color_def(&small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
+    let small_low = min_channel(&small)?;
+    let small_area = f64::from(small.rows()) * f64::from(small.cols());
+    let mut quads: Vec<[[f32; 2]; 4]> = Vec::new();
+    for channel in [&gray, &small_low] {
+        for mask in bright_masks(channel)? {
+            for quad in quads_in_mask(&mask, small_area * min_area_fraction)? {
+                if !quads.iter().any(|q| same_card(q, &quad)) {
+                    quads.push(quad);
+                }
+            }
+        }
+    }
+    drop_nested(&mut quads);
+    let low = min_channel(frame)?;
+    let k = scale as f32;
+    quads.iter().map(|q| refine_quad(&low, &q.map(|p| [p[0] * k, p[1] * k]))).collect()
+}
+
+/// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
+/// levels let the table's bright specks cling to the card, and a reader wants exact corners.
+fn refine_quad(low: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<[[f32; 2]; 4]> {
+    let (short, _) = side_lengths(quad);
+    let margin = short * 0.2;
+    let xs = quad.iter().map(|p| p[0]);
+    let ys = quad.iter().map(|p| p[1]);
+    let (x0, x1) = (xs.clone().fold(f32::MAX, f32::min) - margin, xs.fold(f32::MIN, f32::max) + margin);
+    let (y0, y1) = (ys.clone().fold(f32::MAX, f32::min) - margin, ys.fold(f32::MIN, f32::max) + margin);
+    let bounds = core::Rect::new(0, 0, low.cols(), low.rows());
+    let roi = core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32) & bounds;
+    if roi.width < 8 || roi.height < 8 {
+        return Ok(*quad);
+    }
+    // Worked at most ~120 px across the card's short side: the opening's disc stays small.
+    let k = (short / 120.0).max(1.0);
+    let mut patch = Mat::default();
+    let size = core::Size::new((roi.width as f32 / k) as i32, (roi.height as f32 / k) as i32);
+    imgproc::resize(&Mat::roi(low, roi)?, &mut patch, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+    let mask = bright_masks(&patch)?.swap_remove(0);
+    let mask = solid_opened(&mask, (short / k / 6.0) as i32)?;
+    let back =
+        |q: [[f32; 2]; 4]| q.map(|p| [(p[0] - PAD as f32) * k + roi.x as f32, (p[1] - PAD as f32) * k + roi.y as f32]);
+    let min_area = f64::from((short / k).powi(2)) * 0.5;
+    let found = quads_in_mask(&mask, min_area)?.into_iter().map(back).find(|q| same_card(q, quad));
+    Ok(found.unwrap_or(*quad))
+}
+
+/// A dark frame around the image lets a card that fills it, or leaves it, close its outline.
+const PAD: i32 = 4;
+
+/// Masks of the bright parts of a single-channel image, blurred and padded: Otsu's threshold,
+/// and two levels just under the brightest paper, where a pale textured table (carpet, wood
+/// grain) falls away from the card while the card's white border still closes its outline.
+fn bright_masks(channel: &Mat) -> opencv::Result<Vec<Mat>> {
     let mut padded = Mat::default();
-    core::copy_make_border(&gray, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    core::copy_make_border(channel, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
     let mut blurred = Mat::default();
     imgproc::gaussian_blur(&padded, &mut blurred, core::Size::new(5, 5), 0.0, 0.0, core::BORDER_DEFAULT)?;
-    let mut bright = Mat::default();
-    imgproc::threshold(&blurred, &mut bright, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
+    let mut masks = Vec::new();
+    let mut otsu = Mat::default();
+    let level = imgproc::threshold(&blurred, &mut otsu, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
+    masks.push(otsu);
+    let paper = f64::from(percentile(&blurred, 0.99)?);
+    for fraction in [0.7, 0.85] {
+        let at = paper * fraction;
+        if at > level + 8.0 {
+            let mut mask = Mat::default();
+            imgproc::threshold(&blurred, &mut mask, at, 255.0, imgproc::THRESH_BINARY)?;
+            masks.push(mask);
+        }
+    }
+    Ok(masks)
+}
+
+/// The value below which `q` of an 8-bit image's pixels lie.
+fn percentile(image: &Mat, q: f64) -> opencv::Result<u8> {
+    let mut counts = [0usize; 256];
+    for &v in image.data_bytes()? {
+        counts[usize::from(v)] += 1;
+    }
+    let target = (image.total() as f64 * q) as usize;
+    let mut seen = 0;
+    for (v, &c) in counts.iter().enumerate() {
+        seen += c;
+        if seen > target {
+            return Ok(v as u8);
+        }
+    }
+    Ok(255)
+}
+
+/// Fills every outer contour of a mask (the dark picture of a court card stops mattering),
+/// then opens it with a square of `size` pixels (separable, so fast): specks of table clinging to the card come off.
+/// The result is padded again by `PAD`, as `quads_in_mask` expects.
+fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
     let mut contours = core::Vector::<core::Vector<core::Point>>::new();
     imgproc::find_contours(
-        &bright,
+        mask,
         &mut contours,
         imgproc::RETR_EXTERNAL,
         imgproc::CHAIN_APPROX_SIMPLE,
         core::Point::new(0, 0),
     )?;
-    let frame_area = f64::from(frame.rows()) * f64::from(frame.cols());
+    let mut solid = Mat::zeros(mask.rows(), mask.cols(), core::CV_8UC1)?.to_mat()?;
+    imgproc::draw_contours(
+        &mut solid,
+        &contours,
+        -1,
+        core::Scalar::all(255.0),
+        -1,
+        imgproc::LINE_8,
+        &core::no_array(),
+        i32::MAX,
+        core::Point::new(0, 0),
+    )?;
+    let k = size.max(3) | 1;
+    let kernel =
+        imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, core::Size::new(k, k), core::Point::new(-1, -1))?;
+    let mut opened = Mat::default();
+    imgproc::morphology_ex(
+        &solid,
+        &mut opened,
+        imgproc::MORPH_OPEN,
+        &kernel,
+        core::Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        core::Scalar::all(0.0),
+    )?;
+    // The opening rounds the card's corners off; growing it back inside the solid mask restores
+    // them while specks further out stay cut.
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        &opened,
+        &mut grown,
+        &kernel,
+        core::Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        core::Scalar::all(0.0),
+    )?;
+    let mut opened = Mat::default();
+    core::bitwise_and(&grown, &solid, &mut opened, &core::no_array())?;
+    let mut padded = Mat::default();
+    core::copy_make_border(&opened, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    Ok(padded)
+}
+
+/// The outer contours of a (padded) mask that are card-shaped quads of at least `min_area`.
+fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
+    imgproc::find_contours(
+        mask,
+        &mut contours,
+        imgproc::RETR_EXTERNAL,
+        imgproc::CHAIN_APPROX_SIMPLE,
+        core::Point::new(0, 0),
+    )?;
     let mut quads = Vec::new();
     for contour in contours.iter() {
         let area = imgproc::contour_area(&contour, false)?;
-        if area < frame_area * min_area_fraction {
+        if area < min_area {
             continue;
         }
-        let perimeter = imgproc::arc_length(&contour, true)?;
-        let mut approx = core::Vector::<core::Point>::new();
-        imgproc::approx_poly_dp(&contour, &mut approx, 0.03 * perimeter, true)?;
-        let points: Vec<[f32; 2]> = if approx.len() == 4 && imgproc::is_contour_convex(&approx)? {
-            approx.iter().map(|p| [p.x as f32, p.y as f32]).collect()
-        } else {
-            // Rounded or chipped outlines: accept the minimum-area rectangle when it is filled.
-            let rect = imgproc::min_area_rect(&contour)?;
-            let size = rect.size;
-            if area < 0.88 * f64::from(size.width * size.height) {
-                continue;
-            }
-            let mut pts = [core::Point2f::default(); 4];
-            rect.points(&mut pts)?;
-            pts.iter().map(|p| [p.x, p.y]).collect()
-        };
-        let mut quad = [[0.0f32; 2]; 4];
-        for (q, p) in quad.iter_mut().zip(&points) {
-            *q = [p[0] - PAD as f32, p[1] - PAD as f32];
-        }
-        let quad = order_quad(quad);
-        let (short, long) = side_lengths(&quad);
-        let ratio = long / short.max(1.0);
-        if (1.1..=2.1).contains(&ratio) {
+        if let Some(quad) = card_quad(&contour, area)? {
             quads.push(quad);
         }
     }
     Ok(quads)
+}
+
+/// A contour's card outline: its 4-corner polygon when convex, otherwise its minimum-area
+/// rectangle when the contour fills it (rounded or chipped corners); `None` when not card-shaped.
+fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<Option<[[f32; 2]; 4]>> {
+    let perimeter = imgproc::arc_length(contour, true)?;
+    let mut approx = core::Vector::<core::Point>::new();
+    imgproc::approx_poly_dp(contour, &mut approx, 0.03 * perimeter, true)?;
+    let points: Vec<[f32; 2]> = if approx.len() == 4
+        && imgproc::is_contour_convex(&approx)?
+        && area > 0.85 * imgproc::contour_area(&approx, false)?
+    {
+        approx.iter().map(|p| [p.x as f32, p.y as f32]).collect()
+    } else {
+        let rect = imgproc::min_area_rect(contour)?;
+        if area < 0.88 * f64::from(rect.size.width * rect.size.height) {
+            return Ok(None);
+        }
+        let mut pts = [core::Point2f::default(); 4];
+        rect.points(&mut pts)?;
+        pts.iter().map(|p| [p.x, p.y]).collect()
+    };
+    let mut quad = [[0.0f32; 2]; 4];
+    for (q, p) in quad.iter_mut().zip(&points) {
+        *q = [p[0] - PAD as f32, p[1] - PAD as f32];
+    }
+    let quad = order_quad(quad);
+    let (short, long) = side_lengths(&quad);
+    Ok((1.1..=2.1).contains(&(long / short.max(1.0))).then_some(quad))
+}
+
+fn box_centre(b: &core::Rect) -> [f32; 2] {
+    [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
+}
+
+fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
+    [q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0]
+}
+
+/// Two outlines of one card: centres close and sides alike.
+fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
+    let (sa, la) = side_lengths(a);
+    let (sb, lb) = side_lengths(b);
+    dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
+}
+
+/// Drops outlines that lie inside a larger one (a court card's picture frame, a half card
+/// split off by a threshold): a card cannot lie wholly on another of its size.
+fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
+    let area = |q: &[[f32; 2]; 4]| {
+        let (s, l) = side_lengths(q);
+        s * l
+    };
+    let all = quads.clone();
+    quads.retain(|q| !all.iter().any(|big| area(big) > 1.3 * area(q) && inside(big, quad_centre(q))));
 }
 
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
@@ -494,6 +703,51 @@ mod tests {
         // Clockwise in image coordinates: positive shoelace sum with y down.
         let area: f32 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
         assert!(area > 0.0);
+    }
+
+    /// A white card on a pale speckled "carpet" whose bright specks touch the card's edges.
+    fn card_on_carpet() -> (Mat, [[f32; 2]; 4]) {
+        let mut frame =
+            Mat::new_rows_cols_with_default(480, 640, core::CV_8UC3, core::Scalar::new(95.0, 130.0, 150.0, 0.0))
+                .unwrap();
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 8) % 10_000
+        };
+        for _ in 0..2500 {
+            let (x, y, r) = (next() as i32 % 640, next() as i32 % 480, 2 + next() as i32 % 4);
+            let v = 150.0 + (next() % 60) as f64;
+            imgproc::circle(
+                &mut frame,
+                core::Point::new(x, y),
+                r,
+                core::Scalar::new(v - 30.0, v, v + 15.0, 0.0),
+                -1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+        }
+        let quad = [[250.0f32, 120.0], [400.0, 140.0], [375.0, 350.0], [225.0, 330.0]];
+        let pts =
+            core::Vector::<core::Point>::from_iter(quad.iter().map(|p| core::Point::new(p[0] as i32, p[1] as i32)));
+        imgproc::fill_convex_poly(&mut frame, &pts, core::Scalar::all(235.0), imgproc::LINE_AA, 0).unwrap();
+        (frame, quad)
+    }
+
+    #[test]
+    fn a_card_on_a_speckled_pale_table_gets_its_own_corners() {
+        let (frame, truth) = card_on_carpet();
+        let quads = find_card_quads(&frame, 0.004).unwrap();
+        // Each true corner's nearest found corner: a speck stuck on a corner can still pull it
+        // by a few percent of the card (the reader's corner window allows that), never more.
+        let errors = |q: &[[f32; 2]; 4]| truth.map(|t| q.iter().map(|p| dist(*p, t)).fold(f32::MAX, f32::min));
+        let good = |q: &&[[f32; 2]; 4]| {
+            let e = errors(q);
+            e.iter().sum::<f32>() / 4.0 < 6.0 && e.iter().all(|&x| x < 16.0)
+        };
+        assert!(quads.iter().any(|q| good(&q)), "{quads:?}");
     }
 
     #[test]

@@ -4,9 +4,9 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::classify::{GlyphFeature, GlyphTemplates, crop_to_ink};
+use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink};
 use super::detect::min_channel;
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Rank, Suit};
 
 /// One index read in the frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,10 +138,26 @@ fn ink_is_red(frame: &Mat, labels: &Mat, blob: &Blob) -> opencv::Result<Option<b
     })
 }
 
-fn confidence(best: f32, second: f32) -> f32 {
-    let fit = ((best - 0.7) / 0.25).clamp(0.0, 1.0);
-    let margin = ((best - second) / 0.08).clamp(0.0, 1.0);
-    (fit * (0.5 + 0.5 * margin)).sqrt()
+/// Reads a rank of two glyphs side by side as a "10" (see `GlyphTemplates::read_ten`), the
+/// glyphs taken left to right across `down`.
+fn read_ten(
+    templates: &GlyphTemplates,
+    labels: &Mat,
+    blobs: &[Blob],
+    ids: &[i32],
+    down: [f32; 2],
+) -> opencv::Result<(f32, f32)> {
+    let right = [down[1], -down[0]];
+    let mut pieces: Vec<&Blob> = blobs.iter().filter(|b| ids.contains(&b.id)).collect();
+    pieces.sort_by(|a, b| {
+        let across = |p: &Blob| p.centre[0] * right[0] + p.centre[1] * right[1];
+        across(a).total_cmp(&across(b))
+    });
+    let [left, right] = pieces.as_slice() else {
+        return Ok((0.0, 1.0));
+    };
+    let glyph = |b: &Blob| GlyphFeature::from_mask(&upright_mask(labels, &[b.id], b.rect, down)?);
+    Ok(templates.read_ten(&glyph(left)?, &glyph(right)?))
 }
 
 /// Every index corner readable in the frame, best first, each glyph used once.
@@ -192,6 +208,20 @@ pub fn find_indices(
                 let d = (dx * dx + dy * dy).sqrt();
                 down = [dx / d, dy / d];
             }
+            // The pip first: it has fewer templates, and most pairs of marks fail it.
+            let suit_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &[s.id], s.rect, down)?)?;
+            let allowed: &[Suit] = match ink_is_red(frame, &labels, s)? {
+                Some(true) => &[Suit::Diamonds, Suit::Hearts],
+                Some(false) => &[Suit::Clubs, Suit::Spades],
+                None => &Suit::ALL,
+            };
+            let Some((suit, suit_best, suit_second)) = templates.best_suit(&suit_glyph, allowed) else {
+                continue;
+            };
+            let suit_conf = confidence(suit_best, suit_second);
+            if suit_conf < min_confidence {
+                continue;
+            }
             let rank_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &ids, rect, down)?)?;
             let Some((rank, rank_best, rank_second)) = templates.best_rank(&rank_glyph) else {
                 continue;
@@ -202,20 +232,18 @@ pub fn find_indices(
             {
                 continue;
             }
-            let rank_conf = confidence(rank_best, rank_second);
+            let mut rank = rank;
+            let mut rank_conf = confidence(rank_best, rank_second);
+            if ids.len() == 2 {
+                let (ten, other) = read_ten(templates, &labels, &blobs, &ids, down)?;
+                if confidence(ten, other) > rank_conf {
+                    (rank, rank_conf) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
+                }
+            }
             if rank_conf < min_confidence {
                 continue;
             }
-            let suit_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &[s.id], s.rect, down)?)?;
-            let allowed: &[Suit] = match ink_is_red(frame, &labels, s)? {
-                Some(true) => &[Suit::Diamonds, Suit::Hearts],
-                Some(false) => &[Suit::Clubs, Suit::Spades],
-                None => &Suit::ALL,
-            };
-            let Some((suit, suit_best, suit_second)) = templates.best_suit(&suit_glyph, allowed) else {
-                continue;
-            };
-            let conf = rank_conf * confidence(suit_best, suit_second);
+            let conf = rank_conf * suit_conf;
             if conf < min_confidence {
                 continue;
             }
