@@ -118,9 +118,11 @@ impl CardDetector {
         let mut kept: Vec<IndexHit> = Vec::new();
         for hit in hits {
             let centre = box_centre(&hit.bbox);
-            // Inside an outline: it reads that card when its own corners could not be read.
+            // Inside an outline: it reads that card when its own corners could not be read. Inside
+            // a card taken for face down it must be sure: a back's pattern makes marks too (and a
+            // court card's picture can make a face look like a back).
             if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
-                if d.card.is_none() {
+                if d.card.is_none() && (d.face == Face::Up || hit.confidence >= 0.8) {
                     let b = hit.bbox;
                     d.card = Some(hit.card);
                     d.face = Face::Up;
@@ -597,15 +599,23 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
 }
 
-/// Drops outlines that lie inside a larger one (a court card's picture frame, a half card
-/// split off by a threshold): a card cannot lie wholly on another of its size.
+/// Sorts out outlines that lie inside others. One holding much smaller outlines is not a card but
+/// something the cards lie on (a folder, a tile, a mat): it goes. One inside an outline of less
+/// than twice its size is part of that card (a court card's picture frame, a half card split off
+/// by a threshold): it goes, since a card cannot lie wholly on another of its size.
 fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
     let area = |q: &[[f32; 2]; 4]| {
         let (s, l) = side_lengths(q);
         s * l
     };
+    let holds =
+        |big: &[[f32; 2]; 4], small: &[[f32; 2]; 4]| area(big) > 1.3 * area(small) && inside(big, quad_centre(small));
     let all = quads.clone();
-    quads.retain(|q| !all.iter().any(|big| area(big) > 1.3 * area(q) && inside(big, quad_centre(q))));
+    quads.retain(|q| {
+        let holds_cards = all.iter().any(|small| holds(q, small) && area(small) < 0.3 * area(q));
+        let is_part = all.iter().any(|big| holds(big, q) && area(q) >= 0.3 * area(big));
+        !holds_cards && !is_part
+    });
 }
 
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
