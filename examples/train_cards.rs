@@ -1,15 +1,23 @@
-//! Builds `models/card_glyphs.bin`, the template set the card reader compares index glyphs with:
-//! every rank (A 2-10 J Q K) and suit sign rendered from a list of font files, each at two widths.
-//! (Bold faces stand in for thicker strokes.) Deterministic: the same fonts give the same file, byte for byte.
+//! Builds the card reader's two template sets (see models/README.md):
+//! - `models/card_glyphs.bin`: every rank (A 2-10 J Q K), suit sign and the digits 0 and 1
+//!   rendered from a list of font files, each at three widths (bold faces stand in for thicker
+//!   strokes);
+//! - `models/card_glyphs_seen.bin`: glyphs cut by the detector's own corner reader from damaged
+//!   renderings of whole faces (`vision::cards::train`) drawn in every font under
+//!   /usr/share/fonts that has the index characters, grouped by k-means to 80 per class.
 //!
-//! `cargo run --release --example train_cards -- [--out models/card_glyphs.bin] [FONT...]`
-//! Without FONT arguments it uses the fonts listed in models/README.md from /usr/share/fonts
-//! (Debian packages fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35
-//! fonts-noto-core); missing ones are reported and skipped. No photograph is used.
+//! Deterministic: the same fonts give the same files, byte for byte.
+//!
+//! `cargo run --release --example train_cards -- [--out DIR] [--rounds N] [--per-class K] [FONT...]`
+//! Without FONT arguments the font set uses the fonts listed in models/README.md from
+//! /usr/share/fonts (Debian packages fonts-dejavu-core fonts-liberation fonts-freefont-ttf
+//! fonts-urw-base35 fonts-noto-core); missing ones are reported and skipped. No photograph is used.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use card_referee::render::fonts::fonts_under;
 use card_referee::vision::cards::classify::GlyphTemplates;
+use card_referee::vision::cards::train::{condensed, damaged_glyphs};
 
 const DEFAULT_FONTS: &[&str] = &[
     "truetype/dejavu/DejaVuSans.ttf",
@@ -43,14 +51,17 @@ const DEFAULT_FONTS: &[&str] = &[
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut out = PathBuf::from("models/card_glyphs.bin");
+    let mut out = PathBuf::from("models");
+    let (mut rounds, mut per_class) = (40usize, 80usize);
     let mut fonts: Vec<PathBuf> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--out" {
-            out = PathBuf::from(args.next().ok_or("--out needs a path")?);
-        } else {
-            fonts.push(PathBuf::from(arg));
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--out" => out = PathBuf::from(value("--out")?),
+            "--rounds" => rounds = value("--rounds")?.parse()?,
+            "--per-class" => per_class = value("--per-class")?.parse()?,
+            _ => fonts.push(PathBuf::from(arg)),
         }
     }
     if fonts.is_empty() {
@@ -65,8 +76,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let slices: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
     let set = GlyphTemplates::render(&slices, false)?;
+    write(&set, &out.join("card_glyphs.bin"), &format!("{} fonts", slices.len()))?;
+
+    let all_fonts = fonts_under(Path::new("/usr/share/fonts"));
+    let samples = damaged_glyphs(rounds, 1, &all_fonts)?;
+    let seen = condensed(&samples, per_class)?;
+    let what =
+        format!("{rounds} rounds of 52 damaged faces in {} fonts, {} glyphs", all_fonts.len(), samples.templates.len());
+    write(&seen, &out.join("card_glyphs_seen.bin"), &what)
+}
+
+fn write(set: &GlyphTemplates, path: &Path, what: &str) -> Result<(), Box<dyn std::error::Error>> {
     let bytes = set.encode();
-    std::fs::write(&out, &bytes)?;
-    println!("{} fonts, {} templates, {} bytes -> {}", slices.len(), set.templates.len(), bytes.len(), out.display());
+    std::fs::write(path, &bytes)?;
+    println!("{what}: {} templates, {} bytes -> {}", set.templates.len(), bytes.len(), path.display());
     Ok(())
 }

@@ -7,8 +7,10 @@ use opencv::{core, imgproc, prelude::*};
 
 use crate::cards::{Rank, Suit};
 
-/// The trained template set (see models/README.md).
+/// The template sets (see models/README.md): glyphs rendered from fonts, and glyphs cut from
+/// damaged renderings of whole faces ("as a camera sees them").
 const MODEL: &[u8] = include_bytes!("../../../models/card_glyphs.bin");
+const MODEL_SEEN: &[u8] = include_bytes!("../../../models/card_glyphs_seen.bin");
 
 /// Side lengths of the normalised glyph mask.
 pub const GLYPH_W: i32 = 20;
@@ -167,8 +169,26 @@ pub struct GlyphTemplates {
 
 impl GlyphTemplates {
     /// The templates the program ships with: glyphs rendered from the bundled fonts, drawn suit
-    /// pips, and the trained template set `models/card_glyphs.bin` (compiled in).
+    /// pips and digits, and the font template set `models/card_glyphs.bin` (compiled in). Clean
+    /// shapes: the loose index search, which has no outline to vouch for a pair of marks,
+    /// compares with these.
     pub fn builtin() -> opencv::Result<GlyphTemplates> {
+        let mut set = GlyphTemplates::drawn()?;
+        set.templates.extend(GlyphTemplates::decode_model("models/card_glyphs.bin", MODEL)?.templates);
+        Ok(set)
+    }
+
+    /// The templates for corners read on a card outline: the bundled ones of `builtin` without
+    /// the font set, and `models/card_glyphs_seen.bin`, glyphs cut from damaged renderings of
+    /// faces in many fonts (small, blurred, slightly misaligned), grouped to 80 per class.
+    pub fn builtin_seen() -> opencv::Result<GlyphTemplates> {
+        let mut set = GlyphTemplates::drawn()?;
+        set.templates.extend(GlyphTemplates::decode_model("models/card_glyphs_seen.bin", MODEL_SEEN)?.templates);
+        Ok(set)
+    }
+
+    /// Glyphs of the two bundled fonts, drawn suit pips, bars and rings for the digits of "10".
+    fn drawn() -> opencv::Result<GlyphTemplates> {
         let bundled = [epaint_default_fonts::UBUNTU_LIGHT, epaint_default_fonts::HACK_REGULAR];
         let mut set = GlyphTemplates::render(&bundled, true)?;
         for suit in Suit::ALL {
@@ -182,10 +202,11 @@ impl GlyphTemplates {
         for aspect in [0.45f32, 0.6, 0.75] {
             push_variants(&mut set.templates, GlyphClass::Digit(0), &draw_ring(aspect)?)?;
         }
-        let model = GlyphTemplates::decode(MODEL)
-            .map_err(|e| opencv::Error::new(core::StsParseError, format!("models/card_glyphs.bin: {e}")))?;
-        set.templates.extend(model.templates);
         Ok(set)
+    }
+
+    fn decode_model(name: &str, bytes: &[u8]) -> opencv::Result<GlyphTemplates> {
+        GlyphTemplates::decode(bytes).map_err(|e| opencv::Error::new(core::StsParseError, format!("{name}: {e}")))
     }
 
     /// Renders every rank (and every suit sign a font has) from the given font files, each at

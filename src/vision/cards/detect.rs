@@ -62,18 +62,26 @@ impl Default for DetectorConfig {
 /// Finds and reads the cards of a frame.
 pub struct CardDetector {
     pub config: DetectorConfig,
+    /// Compared with index corners found without an outline (see `GlyphTemplates::builtin`).
     templates: GlyphTemplates,
+    /// Compared with the corners of card outlines (see `GlyphTemplates::builtin_seen`).
+    corner_templates: GlyphTemplates,
 }
 
 impl CardDetector {
     /// A detector with the built-in glyph templates.
     pub fn new() -> opencv::Result<CardDetector> {
-        Ok(CardDetector { config: DetectorConfig::default(), templates: GlyphTemplates::builtin()? })
+        Ok(CardDetector {
+            config: DetectorConfig::default(),
+            templates: GlyphTemplates::builtin()?,
+            corner_templates: GlyphTemplates::builtin_seen()?,
+        })
     }
 
     /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
     pub fn add_templates(&mut self, extra: &GlyphTemplates) {
         self.templates.templates.extend(extra.templates.iter().cloned());
+        self.corner_templates.templates.extend(extra.templates.iter().cloned());
     }
 
     /// Every card outline found in a BGR frame, read where face up.
@@ -165,12 +173,12 @@ impl CardDetector {
         let Some(glyphs) = corner_glyphs(card, corner)? else {
             return Ok(None);
         };
-        let Some((mut rank, rank_score, rank_second)) = self.templates.best_rank(&glyphs.rank) else {
+        let Some((mut rank, rank_score, rank_second)) = self.corner_templates.best_rank(&glyphs.rank) else {
             return Ok(None);
         };
         let mut rank_confidence = confidence(rank_score, rank_second);
         if let [left, right] = glyphs.parts.as_slice() {
-            let (ten, other) = self.templates.read_ten(left, right);
+            let (ten, other) = self.corner_templates.read_ten(left, right);
             if confidence(ten, other) > rank_confidence {
                 (rank, rank_confidence) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
             }
@@ -180,7 +188,7 @@ impl CardDetector {
             Some(false) => &[Suit::Clubs, Suit::Spades],
             None => &Suit::ALL,
         };
-        let Some((suit, suit_score, suit_second)) = self.templates.best_suit(&glyphs.suit, allowed) else {
+        let Some((suit, suit_score, suit_second)) = self.corner_templates.best_suit(&glyphs.suit, allowed) else {
             return Ok(None);
         };
         let confidence = rank_confidence * confidence(suit_score, suit_second);
@@ -213,11 +221,11 @@ pub enum Corner {
     BottomRight,
 }
 
-struct CornerGlyphs {
-    rank: GlyphFeature,
+pub(crate) struct CornerGlyphs {
+    pub(crate) rank: GlyphFeature,
     /// The rank's glyphs one by one, left to right, when it is printed as two ("10").
-    parts: Vec<GlyphFeature>,
-    suit: GlyphFeature,
+    pub(crate) parts: Vec<GlyphFeature>,
+    pub(crate) suit: GlyphFeature,
     /// Whether the ink is red (`None` when undecided).
     red: Option<bool>,
     area: core::Rect,
@@ -230,7 +238,7 @@ fn corner_window() -> core::Rect {
 
 /// Segments the rank (the top ink, glued with a side-by-side neighbour as in "10") and the suit
 /// pip below it in one corner of a rectified card.
-fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
+pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
     let mut upright = Mat::default();
     match corner {
         Corner::TopLeft => upright = card.try_clone()?,

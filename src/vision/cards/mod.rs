@@ -9,3 +9,4 @@ pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
 pub mod enroll;
 pub mod index;
 pub mod output;
+pub mod train;
