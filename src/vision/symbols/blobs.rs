@@ -1,6 +1,6 @@
 //! Cutting a rectified card into symbol blobs: the non-white ink inside the disc, in connected
-//! components after a small dilation so that the parts of one symbol (an eye and its lashes, a
-//! ghost and its balloon) stay together.
+//! parts grouped so that the parts of one symbol (an eye and its lashes, a ghost and its balloon)
+//! stay together while neighbouring symbols that merely come close stay apart.
 
 use anyhow::Result;
 use opencv::core::{self, Mat, Point, Scalar, Size};
@@ -103,23 +103,15 @@ pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
         }
     }
     // Thin outlines are ink too (line-drawn symbols): no opening, specks go by area below.
-    let opened = ink;
-    let mut grown = Mat::default();
-    let kernel = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(5, 5), Point::new(-1, -1))?;
-    imgproc::dilate(&opened, &mut grown, &kernel, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
-    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-    let count =
-        imgproc::connected_components_with_stats(&grown, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
-    let label_data: &[i32] = labels.data_typed()?;
-    let ink_data = opened.data_bytes()?;
-    let mut blobs: Vec<Blob> = (1..count).map(|_| Blob { center: (0.0, 0.0), pixels: Vec::new() }).collect();
+    let ink_data = ink.data_bytes()?;
+    let (group, groups) = group_parts(&ink, n)?;
+    let mut blobs: Vec<Blob> = (0..groups).map(|_| Blob { center: (0.0, 0.0), pixels: Vec::new() }).collect();
     for y in 0..n {
         for x in 0..n {
             let i = y * n + x;
-            let l = label_data[i];
-            if l > 0 && ink_data[i] > 0 {
+            if ink_data[i] > 0 {
                 let p = &src[i * 3..][..3];
-                blobs[(l - 1) as usize].pixels.push((x as u16, y as u16, [p[0], p[1], p[2]]));
+                blobs[group[i]].pixels.push((x as u16, y as u16, [p[0], p[1], p[2]]));
             }
         }
     }
@@ -135,6 +127,108 @@ pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
     Ok(blobs)
 }
 
+/// Parts of the ink within reach of each other (OpenCV's `2 REACH + 1` ellipse around each) are
+/// candidates for one symbol: an eye and its lashes, a ghost and its balloon.
+const REACH: i32 = 2;
+/// Two candidate parts both at least this fraction of the disc area are whole symbols in their own
+/// right ...
+const WHOLE_PART: f32 = 0.007;
+/// ... and stay apart unless the border between their zones of reach is at least this many times
+/// the smaller one's size: neighbouring pictures meet at a corner, the parts of one picture run
+/// along each other (a highlight line through a drawing).
+const ALONG: f32 = 1.2;
+
+/// Each pixel's nearest part of the ink within reach (0: none). The pixels with a part are exactly
+/// those of the ink dilated by the ellipse, so merging every contact repeats that dilation.
+fn owners(ink: &Mat, parts: &[i32], n: usize) -> Result<Vec<i32>> {
+    let side = 2 * REACH + 1;
+    let kernel = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(side, side), Point::new(-1, -1))?;
+    let mut window: Vec<(i32, i32)> = Vec::new();
+    for (i, &k) in kernel.data_bytes()?.iter().enumerate() {
+        if k != 0 {
+            window.push((i as i32 % side - REACH, i as i32 / side - REACH));
+        }
+    }
+    window.sort_by_key(|&(dx, dy)| dx * dx + dy * dy);
+    let mut grown = Mat::default();
+    imgproc::dilate(ink, &mut grown, &kernel, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    let grown = grown.data_bytes()?;
+    let n = n as i32;
+    let nearest = |x: i32, y: i32| {
+        window
+            .iter()
+            .map(|&(dx, dy)| (x + dx, y + dy))
+            .filter(|&(u, v)| u >= 0 && v >= 0 && u < n && v < n)
+            .map(|(u, v)| parts[(v * n + u) as usize])
+            .find(|&l| l != 0)
+            .unwrap_or(0)
+    };
+    Ok((0..n * n).map(|i| if grown[i as usize] == 0 { 0 } else { nearest(i % n, i / n) }).collect())
+}
+
+/// Length of the border between every two parts' zones of reach (8-neighbour pixel pairs).
+fn contacts(owner: &[i32], n: usize) -> Vec<((i32, i32), u32)> {
+    let mut contact: std::collections::HashMap<(i32, i32), u32> = std::collections::HashMap::new();
+    for y in 0..n {
+        for x in 0..n {
+            let a = owner[y * n + x];
+            if a == 0 {
+                continue;
+            }
+            for (u, v) in [(x + 1, y), (x, y + 1), (x + 1, y + 1), (x.wrapping_sub(1), y + 1)] {
+                let b = if u < n && v < n { owner[v * n + u] } else { 0 };
+                if b != 0 && b != a {
+                    *contact.entry((a.min(b), a.max(b))).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut pairs: Vec<_> = contact.into_iter().collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+fn root(parent: &mut [i32], mut l: i32) -> i32 {
+    while parent[l as usize] != l {
+        parent[l as usize] = parent[parent[l as usize] as usize];
+        l = parent[l as usize];
+    }
+    l
+}
+
+/// Groups the ink's connected parts into symbols; returns each pixel's group (`usize::MAX` off
+/// the ink) and the number of groups.
+fn group_parts(ink: &Mat, n: usize) -> Result<(Vec<usize>, usize)> {
+    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+    let count =
+        imgproc::connected_components_with_stats(ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let parts: &[i32] = labels.data_typed()?;
+    let area: Vec<f32> = (0..count)
+        .map(|l| stats.at_2d::<i32>(l, imgproc::CC_STAT_AREA).map(|&a| a as f32))
+        .collect::<Result<_, _>>()?;
+    let whole = WHOLE_PART * std::f32::consts::PI * (n as f32 / 2.0).powi(2);
+    let mut parent: Vec<i32> = (0..count).collect();
+    for ((a, b), border) in contacts(&owners(ink, parts, n)?, n) {
+        let smaller = area[a as usize].min(area[b as usize]);
+        if smaller >= whole && (border as f32) < ALONG * smaller.sqrt() {
+            continue;
+        }
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+    let mut group_of = vec![usize::MAX; count as usize];
+    let mut groups = 0;
+    for l in 1..count {
+        let r = root(&mut parent, l) as usize;
+        if group_of[r] == usize::MAX {
+            group_of[r] = groups;
+            groups += 1;
+        }
+        group_of[l as usize] = group_of[r];
+    }
+    Ok((parts.iter().map(|&l| if l == 0 { usize::MAX } else { group_of[l as usize] }).collect(), groups))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +242,37 @@ mod tests {
         let blobs = find_blobs(&card).unwrap();
         assert_eq!(blobs.len(), 2);
         assert!((blobs[0].center.0 - 80.0).abs() < 2.0 || (blobs[1].center.0 - 80.0).abs() < 2.0);
+    }
+
+    fn white_card() -> Mat {
+        Mat::new_rows_cols_with_default(CANON, CANON, core::CV_8UC3, Scalar::all(250.0)).unwrap()
+    }
+
+    fn fill(card: &mut Mat, x: i32, y: i32, w: i32, h: i32, bgr: [f64; 3]) {
+        let colour = Scalar::new(bgr[0], bgr[1], bgr[2], 0.0);
+        imgproc::rectangle(card, core::Rect::new(x, y, w, h), colour, -1, 8, 0).unwrap();
+    }
+
+    #[test]
+    fn two_pictures_meeting_at_a_corner_stay_two_blobs() {
+        // Two symbol-sized squares whose corners come within 2 pixels: a dilation would join them.
+        let mut card = white_card();
+        fill(&mut card, 50, 50, 45, 45, [0.0, 0.0, 220.0]);
+        fill(&mut card, 97, 97, 45, 45, [200.0, 50.0, 0.0]);
+        let blobs = find_blobs(&card).unwrap();
+        assert_eq!(blobs.len(), 2, "{:?}", blobs.iter().map(|b| b.center).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn parts_of_one_picture_stay_one_blob() {
+        let mut card = white_card();
+        // A drawing cut in two halves by a thin highlight line along its whole width.
+        fill(&mut card, 50, 50, 60, 30, [0.0, 0.0, 220.0]);
+        fill(&mut card, 50, 82, 60, 30, [0.0, 0.0, 220.0]);
+        // A large shape and a small detail just beside it (an eye and its lashes).
+        fill(&mut card, 60, 140, 50, 50, [200.0, 50.0, 0.0]);
+        fill(&mut card, 113, 150, 6, 20, [200.0, 50.0, 0.0]);
+        let blobs = find_blobs(&card).unwrap();
+        assert_eq!(blobs.len(), 2, "{:?}", blobs.iter().map(|b| b.center).collect::<Vec<_>>());
     }
 }

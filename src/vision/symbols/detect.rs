@@ -3,7 +3,9 @@
 //! Candidates come from two sources, so that a white card is found on a dark table as well as on a
 //! white one: the outer contours of the "whitish" (bright, unsaturated) regions, and the contours
 //! of the image's edges. Each candidate gets an ellipse (`fit_ellipse`) that must be supported by
-//! edges along most of its rim and be whitish just inside its rim.
+//! edges along most of its rim and be whitish just inside its rim. Cards that touch or overlap
+//! share one outline: its arcs between the dents where their rims meet are fitted on their own,
+//! and an ellipse around several better-supported cards is dropped.
 
 use anyhow::Result;
 use opencv::core::{self, Mat, Point, Point2f, Scalar, Size, Vector};
@@ -39,6 +41,21 @@ impl CardRegion {
         [m00, m01, tx, m10, m11, ty]
     }
 
+    /// The point at parameter `t` (radians) on the ellipse scaled by `k` about the centre.
+    pub fn rim_point(&self, t: f32, k: f32) -> (f32, f32) {
+        let (s, c) = self.angle_deg.to_radians().sin_cos();
+        let (u, v) = (self.axes.0 * k * t.cos(), self.axes.1 * k * t.sin());
+        (self.center.0 + u * c - v * s, self.center.1 + u * s + v * c)
+    }
+
+    /// The scale about the centre at which the ellipse passes through a point (1: on the rim).
+    pub fn scaled_distance(&self, p: (f32, f32)) -> f32 {
+        let (s, c) = self.angle_deg.to_radians().sin_cos();
+        let (dx, dy) = (p.0 - self.center.0, p.1 - self.center.1);
+        let (u, v) = (dx * c + dy * s, -dx * s + dy * c);
+        ((u / self.axes.0).powi(2) + (v / self.axes.1).powi(2)).sqrt()
+    }
+
     /// Maps a canonical-card point to the image.
     pub fn to_image(&self, p: (f32, f32)) -> (f32, f32) {
         let m = self.canon_to_image();
@@ -68,10 +85,95 @@ pub fn whiteness_image(bgr: &Mat) -> Result<Mat> {
     Ok(out)
 }
 
+/// An arc cut from an outline must cover at least this share of its ellipse's perimeter ...
+const MIN_ARC: f32 = 0.4;
+/// ... with nearly all its points within this relative distance of the rim.
+const RIM_TOLERANCE: f32 = 0.05;
+
 fn contours_of(mask: &Mat, mode: i32) -> Result<Vector<Vector<Point>>> {
     let mut contours = Vector::<Vector<Point>>::new();
     imgproc::find_contours(mask, &mut contours, mode, imgproc::CHAIN_APPROX_NONE, Point::new(0, 0))?;
     Ok(contours)
+}
+
+/// The arcs of one card's rim in the outline of several: cards that touch or overlap make one
+/// whitish region whose outline dents inwards where their rims meet. The outline between two
+/// dents deeper than `min_depth` pixels is fitted on its own.
+fn rim_arcs(contour: &Vector<Point>, min_depth: f32) -> Result<Vec<Vector<Point>>> {
+    if contour.len() < 40 {
+        return Ok(Vec::new());
+    }
+    let mut hull = Vector::<i32>::new();
+    imgproc::convex_hull(contour, &mut hull, false, false)?;
+    let mut defects = Vector::<core::Vec4i>::new();
+    // OpenCV refuses some self-crossing outlines (traces of edges): those are not split.
+    if hull.len() < 3 || imgproc::convexity_defects(contour, &hull, &mut defects).is_err() {
+        return Ok(Vec::new());
+    }
+    let mut cuts: Vec<usize> =
+        defects.iter().filter(|d| d[3] as f32 / 256.0 >= min_depth).map(|d| d[2] as usize).collect();
+    if cuts.len() < 2 {
+        return Ok(Vec::new());
+    }
+    cuts.sort_unstable();
+    let n = contour.len();
+    let mut arcs = Vec::new();
+    for (k, &start) in cuts.iter().enumerate() {
+        let end = cuts.get(k + 1).copied().unwrap_or(cuts[0] + n);
+        if end - start >= 20 {
+            arcs.push((start..end).map(|i| contour.get(i % n)).collect::<Result<Vector<Point>, _>>()?);
+        }
+    }
+    Ok(arcs)
+}
+
+fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Whether a candidate is the outline of several cards together: two better-supported candidates
+/// inside it, far enough apart to be two cards, each about as wide as it (the outline of two
+/// touching cards is one card wide; pieces of a card's outline between its symbols are narrower).
+fn spans_cards(x: &(f32, CardRegion), found: &[(f32, CardRegion)]) -> bool {
+    let (score, region) = x;
+    let inside: Vec<&CardRegion> = found
+        .iter()
+        .filter(|(s, r)| {
+            s > score
+                && r.radius() >= 0.8 * region.axes.0.min(region.axes.1)
+                && r.radius() < region.radius()
+                && distance(r.center, region.center) < region.radius()
+        })
+        .map(|(_, r)| r)
+        .collect();
+    inside
+        .iter()
+        .enumerate()
+        .any(|(k, a)| inside[k + 1..].iter().any(|b| distance(a.center, b.center) >= 0.9 * a.radius().max(b.radius())))
+}
+
+/// The cards among verified candidates (score, region): largest first, dropping the outlines of
+/// several cards together and candidates centred inside an accepted card (round symbols on a
+/// card, the same card found twice).
+fn pick_cards(found: Vec<(f32, CardRegion)>) -> Vec<CardRegion> {
+    let mut found: Vec<(f32, CardRegion)> = found.iter().filter(|x| !spans_cards(x, &found)).copied().collect();
+    found.sort_by(|x, y| y.1.radius().total_cmp(&x.1.radius()).then(y.0.total_cmp(&x.0)));
+    let mut cards: Vec<CardRegion> = Vec::new();
+    for (_, region) in found {
+        if !cards.iter().any(|c| distance(c.center, region.center) < 0.9 * c.radius()) {
+            cards.push(region);
+        }
+    }
+    cards
+}
+
+/// Whether an arc is a long stretch of the rim of the ellipse fitted to it: a piece of outline
+/// between the symbols of one card (rim, then the edge of a symbol) fits some ellipse, but poorly.
+fn follows_rim(arc: &Vector<Point>, region: &CardRegion) -> bool {
+    let perimeter = std::f32::consts::PI * (region.axes.0 + region.axes.1);
+    let close =
+        arc.iter().filter(|p| (region.scaled_distance((p.x as f32, p.y as f32)) - 1.0).abs() < RIM_TOLERANCE).count();
+    arc.len() as f32 >= MIN_ARC * perimeter && close as f32 >= 0.9 * arc.len() as f32
 }
 
 /// Finds the round cards in a BGR frame, largest first.
@@ -100,8 +202,14 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
     imgproc::dilate(&edges, &mut edges_thick, &kernel, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
 
     let min_radius = (w.min(h) as f32 * 0.06).max(12.0);
-    let mut candidates: Vec<Vector<Point>> = contours_of(&mask, imgproc::RETR_EXTERNAL)?.into_iter().collect();
-    candidates.extend(contours_of(&edges_thick, imgproc::RETR_LIST)?);
+    let mut outlines: Vec<Vector<Point>> = contours_of(&mask, imgproc::RETR_EXTERNAL)?.into_iter().collect();
+    outlines.extend(contours_of(&edges_thick, imgproc::RETR_LIST)?);
+    // (points, whether they are an arc cut from a longer outline)
+    let mut candidates: Vec<(Vector<Point>, bool)> = Vec::new();
+    for contour in outlines {
+        candidates.extend(rim_arcs(&contour, min_radius / 2.0)?.into_iter().map(|arc| (arc, true)));
+        candidates.push((contour, false));
+    }
 
     let white_bytes = blurred.data_bytes()?;
     let edge_bytes = edges_thick.data_bytes()?;
@@ -112,7 +220,7 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
     let white_thr = (otsu as f32).max(60.0);
 
     let mut found: Vec<(f32, CardRegion)> = Vec::new();
-    for contour in candidates {
+    for (contour, is_arc) in candidates {
         if contour.len() < 20 {
             continue;
         }
@@ -126,11 +234,10 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
             continue;
         }
         let region = CardRegion { center: (rect.center.x, rect.center.y), axes: (a, b), angle_deg: rect.angle };
-        let (s, c) = region.angle_deg.to_radians().sin_cos();
-        let point = |t: f32, k: f32| {
-            let (u, v) = (a * k * t.cos(), b * k * t.sin());
-            (region.center.0 + u * c - v * s, region.center.1 + u * s + v * c)
-        };
+        if is_arc && !follows_rim(&contour, &region) {
+            continue;
+        }
+        let point = |t: f32, k: f32| region.rim_point(t, k);
         let samples = 96;
         let (mut on_edge, mut inside_white, mut visible) = (0, 0, 0);
         for i in 0..samples {
@@ -159,19 +266,7 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
         }
         found.push((edge_support + white_support, region));
     }
-    // Largest first; drop candidates centred inside an accepted card (round symbols on a card,
-    // the same card found twice).
-    found.sort_by(|x, y| y.1.radius().total_cmp(&x.1.radius()).then(y.0.total_cmp(&x.0)));
-    let mut cards: Vec<CardRegion> = Vec::new();
-    for (_, region) in found {
-        let overlaps = cards.iter().any(|c| {
-            let d = ((c.center.0 - region.center.0).powi(2) + (c.center.1 - region.center.1).powi(2)).sqrt();
-            d < 0.9 * c.radius()
-        });
-        if !overlaps {
-            cards.push(region);
-        }
-    }
+    let cards = pick_cards(found);
     let inv = 1.0 / scale as f32;
     let mut cards: Vec<CardRegion> = cards
         .into_iter()
@@ -230,5 +325,41 @@ mod tests {
         let cards = find_cards(&img).unwrap();
         assert_eq!(cards.len(), 1, "{cards:?}");
         assert!((cards[0].center.0 - 220.0).abs() < 3.0 && (cards[0].radius() - 90.0).abs() < 4.0);
+    }
+
+    /// Two Cipher cards `gap` diameters apart (centre to centre), the second on top.
+    fn two_cards(gap: f32, tilt_deg: f32) -> (Mat, [(f32, f32); 2]) {
+        use crate::symbols::render::{PictureDeck, Scene, SceneCard, render_scene};
+        let deck = PictureDeck::cipher();
+        let d = 260.0;
+        let (s, c) = tilt_deg.to_radians().sin_cos();
+        let centers = [
+            (320.0 - c * gap * d / 2.0, 240.0 - s * gap * d / 2.0),
+            (320.0 + c * gap * d / 2.0, 240.0 + s * gap * d / 2.0),
+        ];
+        let cards = [(5, centers[0], 20.0), (31, centers[1], 200.0)].map(|(card, center, rotation_deg)| SceneCard {
+            card,
+            center,
+            diameter: d,
+            rotation_deg,
+        });
+        let scene = Scene { width: 640, height: 480, table_rgb: [40, 70, 50], cards: cards.to_vec() };
+        let (img, _) = render_scene(&deck, &scene).unwrap();
+        (super::super::enroll::rgba_on_white(&img).unwrap(), centers)
+    }
+
+    #[test]
+    fn touching_and_overlapping_cards_are_found_separately() {
+        for (gap, tilt) in [(1.0, 90.0), (0.85, 70.0), (0.75, 10.0)] {
+            let (img, centers) = two_cards(gap, tilt);
+            let cards = find_cards(&img).unwrap();
+            assert_eq!(cards.len(), 2, "gap {gap}: {cards:?}");
+            for c in centers {
+                assert!(
+                    cards.iter().any(|f| distance(f.center, c) < 10.0 && (f.radius() - 130.0).abs() < 10.0),
+                    "gap {gap}: no card at {c:?} in {cards:?}"
+                );
+            }
+        }
     }
 }

@@ -18,6 +18,11 @@ const D_CAP: f32 = 1.2;
 /// Below this confidence the evidence does not single out a card: the round thing is reported as
 /// unknown (cards of another deck score about 0.0-0.04; deck cards in the retail photos 0.04 up).
 const MIN_CONFIDENCE: f64 = 0.03;
+/// How well the best card must explain the blobs on average (1: every blob matches a symbol of it
+/// exactly, 0: none matches at all). Beating the runner-up is not enough: a card of another deck
+/// has one card that fits its blobs least badly (the retail deck's cards fit their photos at 0.35
+/// and up, Cipher cards fit retail cards at 0.15 to 0.42).
+const MIN_FIT: f32 = 0.25;
 
 /// A symbol seen on a card.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,7 +169,8 @@ impl SymbolRecognizer {
         });
         let decoded = decode(&self.deck, &readings);
         let agrees = decoded.as_ref().is_some_and(|d| d.card == card);
-        if blobs.len() < 2 || on_card < 2 {
+        let fit = 1.0 - best_cost / (D_CAP * blobs.len() as f32);
+        if blobs.len() < 2 || on_card < 2 || fit < MIN_FIT {
             return unknown();
         }
         let explained = of_blob.iter().filter(|s| s.is_some()).count();
