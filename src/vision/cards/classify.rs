@@ -26,6 +26,9 @@ pub struct GlyphFeature {
     /// Derived from `pixels`: not saved, rebuilt when a profile is read.
     #[serde(skip_serializing)]
     pub edges: Vec<f32>,
+    /// `pixels` averaged over 2x2 blocks, unit length: a quick first comparison.
+    #[serde(skip_serializing)]
+    pub coarse: Vec<f32>,
 }
 
 /// What a glyph looks like on disk (profiles): the derived edge histogram is left out.
@@ -63,7 +66,8 @@ impl GlyphFeature {
             pixels.iter_mut().for_each(|v| *v /= norm);
         }
         let edges = edge_histogram(&pixels);
-        GlyphFeature { pixels, aspect, edges }
+        let coarse = coarse_pixels(&pixels);
+        GlyphFeature { pixels, aspect, edges, coarse }
     }
 
     /// Correlation of the masks and of the edge histograms, lowered when the aspects differ:
@@ -78,6 +82,25 @@ impl GlyphFeature {
 /// How much ink overlap and edge direction each count in a similarity (they sum to 1).
 const SHAPE_WEIGHT: f32 = 0.6;
 const EDGE_WEIGHT: f32 = 1.0 - SHAPE_WEIGHT;
+
+/// 2x2 block means of a `GLYPH_W x GLYPH_H` image, scaled to unit length.
+fn coarse_pixels(p: &[f32]) -> Vec<f32> {
+    let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
+    if p.len() != w * h {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(w * h / 4);
+    for y in (0..h).step_by(2) {
+        for x in (0..w).step_by(2) {
+            out.push(p[y * w + x] + p[y * w + x + 1] + p[(y + 1) * w + x] + p[(y + 1) * w + x + 1]);
+        }
+    }
+    let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        out.iter_mut().for_each(|v| *v /= norm);
+    }
+    out
+}
 
 /// Side of an edge-histogram cell, and the number of direction bins (signed: ink is always
 /// darker than paper, so a gradient's sign carries shape).
@@ -178,11 +201,13 @@ impl GlyphTemplates {
         Ok(set)
     }
 
-    /// The templates for corners read on a card outline: the bundled ones of `builtin` without
-    /// the font set, and `models/card_glyphs_seen.bin`, glyphs cut from damaged renderings of
-    /// faces in many fonts (small, blurred, slightly misaligned), grouped to 80 per class.
+    /// The templates for corners read on a card outline: `models/card_glyphs_seen.bin`, glyphs
+    /// cut from damaged renderings of faces in many fonts (small, blurred, slightly misaligned),
+    /// grouped to 80 per class, and the drawn digits of "10". (The bundled fonts' glyphs are
+    /// among the renderings already.)
     pub fn builtin_seen() -> opencv::Result<GlyphTemplates> {
-        let mut set = GlyphTemplates::drawn()?;
+        let mut set = GlyphTemplates::default();
+        push_digits(&mut set.templates)?;
         set.templates.extend(GlyphTemplates::decode_model("models/card_glyphs_seen.bin", MODEL_SEEN)?.templates);
         Ok(set)
     }
@@ -196,12 +221,7 @@ impl GlyphTemplates {
                 push_variants(&mut set.templates, GlyphClass::Suit(suit), &draw_pip(suit, narrow)?)?;
             }
         }
-        for aspect in [0.12f32, 0.2, 0.3] {
-            push_variants(&mut set.templates, GlyphClass::Digit(1), &draw_bar(aspect)?)?;
-        }
-        for aspect in [0.45f32, 0.6, 0.75] {
-            push_variants(&mut set.templates, GlyphClass::Digit(0), &draw_ring(aspect)?)?;
-        }
+        push_digits(&mut set.templates)?;
         Ok(set)
     }
 
@@ -326,29 +346,52 @@ impl GlyphTemplates {
         best
     }
 
+    /// The best class and its similarity, and the best of any other class. Comparing with
+    /// every template in full is the reader's main cost, so a quick pass over the coarse pixels
+    /// picks the candidates first: each class's few closest and the closest overall.
     fn best<T: Copy + PartialEq>(
         &self,
         glyph: &GlyphFeature,
         pick: impl Fn(GlyphClass) -> Option<T>,
     ) -> Option<(T, f32, f32)> {
-        let mut best: Option<(T, f32)> = None;
-        let mut scores: Vec<(T, f32)> = Vec::new();
-        for (class, template) in &self.templates {
+        const PER_CLASS: usize = 3;
+        const OVERALL: usize = 24;
+        let mut classes: Vec<(T, [(f32, usize); PER_CLASS])> = Vec::new();
+        let mut quick: Vec<(f32, usize)> = Vec::new();
+        for (i, (class, template)) in self.templates.iter().enumerate() {
             let Some(t) = pick(*class) else { continue };
-            let entry = match scores.iter().position(|(k, _)| *k == t) {
-                Some(i) => i,
+            let score = dot(&glyph.coarse, &template.coarse) * aspect_factor(glyph.aspect, template.aspect);
+            quick.push((score, i));
+            let top = match classes.iter().position(|(k, _)| *k == t) {
+                Some(c) => &mut classes[c].1,
                 None => {
-                    scores.push((t, f32::MIN));
-                    scores.len() - 1
+                    classes.push((t, [(f32::MIN, usize::MAX); PER_CLASS]));
+                    &mut classes.last_mut().expect("just pushed").1
                 }
             };
-            // The shape term is at most 1, so the aspect term alone bounds the similarity: a
-            // template that cannot beat its class's best so far is not worth comparing.
-            if aspect_factor(glyph.aspect, template.aspect) <= scores[entry].1 {
-                continue;
+            if let Some(worst) = top.iter_mut().min_by(|a, b| a.0.total_cmp(&b.0))
+                && score > worst.0
+            {
+                *worst = (score, i);
             }
+        }
+        if quick.len() > OVERALL {
+            quick.select_nth_unstable_by(OVERALL, |a, b| b.0.total_cmp(&a.0));
+            quick.truncate(OVERALL);
+        }
+        let mut candidates: Vec<usize> = quick.iter().map(|&(_, i)| i).collect();
+        candidates.extend(classes.iter().flat_map(|(_, top)| top.iter().map(|&(_, i)| i)).filter(|&i| i != usize::MAX));
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut scores: Vec<(T, f32)> = classes.iter().map(|(t, _)| (*t, f32::MIN)).collect();
+        let mut best: Option<(T, f32)> = None;
+        for i in candidates {
+            let (class, template) = &self.templates[i];
+            let Some(t) = pick(*class) else { continue };
             let s = glyph.similarity(template);
-            scores[entry].1 = scores[entry].1.max(s);
+            if let Some(entry) = scores.iter_mut().find(|(k, _)| *k == t) {
+                entry.1 = entry.1.max(s);
+            }
             if best.is_none_or(|(_, b)| s > b) {
                 best = Some((t, s));
             }
@@ -417,6 +460,17 @@ fn draw_pip(suit: Suit, narrow: f32) -> opencv::Result<Mat> {
         }
     }
     crop_to_ink(&canvas)
+}
+
+/// Bars and rings of a few widths: the "1" and "0" of a "10" printed as two glyphs.
+fn push_digits(out: &mut Vec<(GlyphClass, GlyphFeature)>) -> opencv::Result<()> {
+    for aspect in [0.12f32, 0.2, 0.3] {
+        push_variants(out, GlyphClass::Digit(1), &draw_bar(aspect)?)?;
+    }
+    for aspect in [0.45f32, 0.6, 0.75] {
+        push_variants(out, GlyphClass::Digit(0), &draw_ring(aspect)?)?;
+    }
+    Ok(())
 }
 
 /// A plain upright bar: the "1" of many card indices, which has neither flag nor foot.

@@ -88,16 +88,16 @@ impl CardDetector {
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
         for quad in find_card_quads(frame, self.config.min_card_area)? {
-            let card = rectify(frame, &quad)?;
             let mut readings = Vec::new();
             let mut boxes = Vec::new();
             for corner in [Corner::TopLeft, Corner::BottomRight] {
-                if let Some((reading, rect)) = self.read_corner(&card, corner)? {
+                let patch = corner_patch_in_frame(frame, &quad, corner)?;
+                if let Some((reading, rect)) = self.read_patch(&patch)? {
                     readings.push(reading);
                     boxes.push(box_in_image(&quad, &rect, corner));
                 }
             }
-            let paper = paper_fraction(&card)?;
+            let paper = paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?;
             let face_up = !readings.is_empty() || paper > 0.55;
             if !face_up {
                 out.push(CardDetection {
@@ -170,7 +170,12 @@ impl CardDetector {
 
     /// Reads the index in one corner of a rectified card.
     pub fn read_corner(&self, card: &Mat, corner: Corner) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
-        let Some(glyphs) = corner_glyphs(card, corner)? else {
+        self.read_patch(&corner_patch(card, corner)?)
+    }
+
+    /// Reads the index in a corner window (see `corner_patch`); the area is in card pixels.
+    fn read_patch(&self, patch: &Mat) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        let Some(glyphs) = glyphs_in_patch(patch)? else {
             return Ok(None);
         };
         let Some((mut rank, rank_score, rank_second)) = self.corner_templates.best_rank(&glyphs.rank) else {
@@ -239,14 +244,67 @@ fn corner_window() -> core::Rect {
 /// Segments the rank (the top ink, glued with a side-by-side neighbour as in "10") and the suit
 /// pip below it in one corner of a rectified card.
 pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
-    let mut upright = Mat::default();
-    match corner {
-        Corner::TopLeft => upright = card.try_clone()?,
-        Corner::BottomRight => core::rotate(card, &mut upright, core::ROTATE_180)?,
-    }
+    glyphs_in_patch(&corner_patch(card, corner)?)
+}
+
+/// The corner window of a rectified card, turned so that the index stands upright.
+fn corner_patch(card: &Mat, corner: Corner) -> opencv::Result<Mat> {
     let window = corner_window();
-    let patch = Mat::roi(&upright, window)?.try_clone()?;
-    let dark = min_channel(&patch)?;
+    match corner {
+        Corner::TopLeft => Mat::roi(card, window)?.try_clone(),
+        Corner::BottomRight => {
+            let (w, h) = (card.cols(), card.rows());
+            let far =
+                core::Rect::new(w - window.x - window.width, h - window.y - window.height, window.width, window.height);
+            let mut turned = Mat::default();
+            core::rotate(&Mat::roi(card, far)?, &mut turned, core::ROTATE_180)?;
+            Ok(turned)
+        }
+    }
+}
+
+/// The same window warped straight from the frame: the reader needs the two corners (and a
+/// small copy for the paper test), not the whole card at full size.
+fn corner_patch_in_frame(frame: &Mat, quad: &[[f32; 2]; 4], corner: Corner) -> opencv::Result<Mat> {
+    let turned = match corner {
+        Corner::TopLeft => *quad,
+        Corner::BottomRight => [quad[2], quad[3], quad[0], quad[1]],
+    };
+    let window = corner_window();
+    let (x, y) = (window.x as f32, window.y as f32);
+    let (w, h) = (CARD_W as f32, CARD_H as f32);
+    warp(frame, &turned, [[-x, -y], [w - x, -y], [w - x, h - y], [-x, h - y]], window.size())
+}
+
+/// Warps the card inside `quad` to `width x height`.
+fn rectify_sized(frame: &Mat, quad: &[[f32; 2]; 4], width: i32, height: i32) -> opencv::Result<Mat> {
+    let (w, h) = (width as f32, height as f32);
+    warp(frame, quad, [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], core::Size::new(width, height))
+}
+
+/// Warps the frame so that `quad`'s corners land on `to`, keeping `size` pixels from the origin.
+fn warp(frame: &Mat, quad: &[[f32; 2]; 4], to: [[f32; 2]; 4], size: core::Size) -> opencv::Result<Mat> {
+    let point = |p: &[f32; 2]| core::Point2f::new(p[0], p[1]);
+    let src = core::Vector::<core::Point2f>::from_iter(quad.iter().map(point));
+    let dst = core::Vector::<core::Point2f>::from_iter(to.iter().map(point));
+    let m = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
+    let mut out = Mat::default();
+    imgproc::warp_perspective(
+        frame,
+        &mut out,
+        &m,
+        size,
+        imgproc::INTER_LINEAR,
+        core::BORDER_REPLICATE,
+        core::Scalar::all(0.0),
+    )?;
+    Ok(out)
+}
+
+/// Segments the rank and suit in a corner window whose index stands upright.
+fn glyphs_in_patch(patch: &Mat) -> opencv::Result<Option<CornerGlyphs>> {
+    let window = corner_window();
+    let dark = min_channel(patch)?;
     let mut ink = Mat::default();
     let otsu = imgproc::threshold(&dark, &mut ink, 0.0, 255.0, imgproc::THRESH_BINARY_INV | imgproc::THRESH_OTSU)?;
     // A uniform patch has no index.
@@ -312,7 +370,7 @@ pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option
         }
     }
     let suit_mask = label_mask(&labels, &[suit_id], suit_rect)?;
-    let red = ink_is_red(&patch, &ink)?;
+    let red = ink_is_red(patch, &ink)?;
     let area = rank_rect | suit_rect;
     let area = core::Rect::new(area.x + window.x, area.y + window.y, area.width, area.height);
     Ok(Some(CornerGlyphs {
@@ -395,32 +453,43 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
     imgproc::cvt_color_def(&small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
     let small_low = min_channel(&small)?;
     let small_area = f64::from(small.rows()) * f64::from(small.cols());
-    let mut quads: Vec<[[f32; 2]; 4]> = Vec::new();
+    let mut outlines: Vec<Outline> = Vec::new();
     for channel in [&gray, &small_low] {
         for mask in bright_masks(channel)? {
-            for quad in quads_in_mask(&mask, small_area * min_area_fraction)? {
-                if !quads.iter().any(|q| same_card(q, &quad)) {
-                    quads.push(quad);
+            for found in quads_in_mask(&mask, small_area * min_area_fraction)? {
+                match outlines.iter_mut().find(|o| same_card(&o.quad, &found.quad)) {
+                    Some(known) if found.clean && !known.clean => *known = found,
+                    Some(_) => {}
+                    None => outlines.push(found),
                 }
             }
         }
     }
+    let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().map(|o| o.quad).collect();
     drop_nested(&mut quads);
-    let low = min_channel(frame)?;
     let k = scale as f32;
-    quads.iter().map(|q| refine_quad(&low, &q.map(|p| [p[0] * k, p[1] * k]))).collect()
+    let mut out = Vec::with_capacity(quads.len());
+    for quad in quads {
+        let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
+        let full = quad.map(|p| [p[0] * k, p[1] * k]);
+        // A clean outline needs refining only to regain the resolution lost to downscaling.
+        out.push(if clean && scale == 1 { full } else { refine_quad(frame, &full, !clean)? });
+    }
+    Ok(out)
 }
 
 /// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
 /// levels let the table's bright specks cling to the card, and a reader wants exact corners.
-fn refine_quad(low: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<[[f32; 2]; 4]> {
+/// `specks` says whether bright specks may cling to the outline (an unclean contour): only then
+/// is the mask opened, which costs more than the rest together.
+fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> opencv::Result<[[f32; 2]; 4]> {
     let (short, _) = side_lengths(quad);
     let margin = short * 0.2;
     let xs = quad.iter().map(|p| p[0]);
     let ys = quad.iter().map(|p| p[1]);
     let (x0, x1) = (xs.clone().fold(f32::MAX, f32::min) - margin, xs.fold(f32::MIN, f32::max) + margin);
     let (y0, y1) = (ys.clone().fold(f32::MAX, f32::min) - margin, ys.fold(f32::MIN, f32::max) + margin);
-    let bounds = core::Rect::new(0, 0, low.cols(), low.rows());
+    let bounds = core::Rect::new(0, 0, frame.cols(), frame.rows());
     let roi = core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32) & bounds;
     if roi.width < 8 || roi.height < 8 {
         return Ok(*quad);
@@ -429,13 +498,20 @@ fn refine_quad(low: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<[[f32; 2]; 4]>
     let k = (short / 120.0).max(1.0);
     let mut patch = Mat::default();
     let size = core::Size::new((roi.width as f32 / k) as i32, (roi.height as f32 / k) as i32);
-    imgproc::resize(&Mat::roi(low, roi)?, &mut patch, size, 0.0, 0.0, imgproc::INTER_AREA)?;
-    let mask = bright_masks(&patch)?.swap_remove(0);
-    let mask = solid_opened(&mask, (short / k / 6.0) as i32)?;
+    imgproc::resize(
+        &min_channel(&Mat::roi(frame, roi)?.try_clone()?)?,
+        &mut patch,
+        size,
+        0.0,
+        0.0,
+        imgproc::INTER_AREA,
+    )?;
+    let mask = otsu_mask(&patch)?.0;
+    let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { repadded(&mask)? };
     let back =
         |q: [[f32; 2]; 4]| q.map(|p| [(p[0] - PAD as f32) * k + roi.x as f32, (p[1] - PAD as f32) * k + roi.y as f32]);
     let min_area = f64::from((short / k).powi(2)) * 0.5;
-    let found = quads_in_mask(&mask, min_area)?.into_iter().map(back).find(|q| same_card(q, quad));
+    let found = quads_in_mask(&mask, min_area)?.into_iter().map(|o| back(o.quad)).find(|q| same_card(q, quad));
     Ok(found.unwrap_or(*quad))
 }
 
@@ -446,14 +522,8 @@ const PAD: i32 = 4;
 /// and two levels just under the brightest paper, where a pale textured table (carpet, wood
 /// grain) falls away from the card while the card's white border still closes its outline.
 fn bright_masks(channel: &Mat) -> opencv::Result<Vec<Mat>> {
-    let mut padded = Mat::default();
-    core::copy_make_border(channel, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
-    let mut blurred = Mat::default();
-    imgproc::gaussian_blur(&padded, &mut blurred, core::Size::new(5, 5), 0.0, 0.0, core::BORDER_DEFAULT)?;
-    let mut masks = Vec::new();
-    let mut otsu = Mat::default();
-    let level = imgproc::threshold(&blurred, &mut otsu, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
-    masks.push(otsu);
+    let (otsu, level, blurred) = otsu_mask(channel)?;
+    let mut masks = vec![otsu];
     let paper = f64::from(percentile(&blurred, 0.99)?);
     for fraction in [0.7, 0.85] {
         let at = paper * fraction;
@@ -466,8 +536,20 @@ fn bright_masks(channel: &Mat) -> opencv::Result<Vec<Mat>> {
     Ok(masks)
 }
 
+/// Otsu's threshold of a blurred, padded single-channel image: the mask, the level, and the
+/// blurred image.
+fn otsu_mask(channel: &Mat) -> opencv::Result<(Mat, f64, Mat)> {
+    let mut padded = Mat::default();
+    core::copy_make_border(channel, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur(&padded, &mut blurred, core::Size::new(5, 5), 0.0, 0.0, core::BORDER_DEFAULT)?;
+    let mut otsu = Mat::default();
+    let level = imgproc::threshold(&blurred, &mut otsu, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
+    Ok((otsu, level, blurred))
+}
+
 /// The value below which `q` of an 8-bit image's pixels lie.
-fn percentile(image: &Mat, q: f64) -> opencv::Result<u8> {
+pub(crate) fn percentile(image: &Mat, q: f64) -> opencv::Result<u8> {
     let mut counts = [0usize; 256];
     for &v in image.data_bytes()? {
         counts[usize::from(v)] += 1;
@@ -540,8 +622,15 @@ fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
     Ok(padded)
 }
 
+/// A padded mask padded once more, as `solid_opened` leaves it.
+fn repadded(mask: &Mat) -> opencv::Result<Mat> {
+    let mut padded = Mat::default();
+    core::copy_make_border(mask, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    Ok(padded)
+}
+
 /// The outer contours of a (padded) mask that are card-shaped quads of at least `min_area`.
-fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
     let mut contours = core::Vector::<core::Vector<core::Point>>::new();
     imgproc::find_contours(
         mask,
@@ -556,8 +645,8 @@ fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>
         if area < min_area {
             continue;
         }
-        if let Some(quad) = card_quad(&contour, area)? {
-            quads.push(quad);
+        if let Some(outline) = card_quad(&contour, area)? {
+            quads.push(outline);
         }
     }
     Ok(quads)
@@ -565,7 +654,7 @@ fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>
 
 /// A contour's card outline: its 4-corner polygon when convex, otherwise its minimum-area
 /// rectangle when the contour fills it (rounded or chipped corners); `None` when not card-shaped.
-fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<Option<[[f32; 2]; 4]>> {
+fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<Option<Outline>> {
     let perimeter = imgproc::arc_length(contour, true)?;
     let mut approx = core::Vector::<core::Point>::new();
     imgproc::approx_poly_dp(contour, &mut approx, 0.03 * perimeter, true)?;
@@ -589,7 +678,18 @@ fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<O
     }
     let quad = order_quad(quad);
     let (short, long) = side_lengths(&quad);
-    Ok((1.1..=2.1).contains(&(long / short.max(1.0))).then_some(quad))
+    // Clean: the contour is the quad, with no specks of table on its edge to refine away.
+    let quad_perimeter = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).sum::<f32>();
+    let fill = area / f64::from(short * long);
+    let clean = (0.92..=1.04).contains(&fill) && perimeter < 1.12 * f64::from(quad_perimeter);
+    Ok((1.1..=2.1).contains(&(long / short.max(1.0))).then_some(Outline { quad, clean }))
+}
+
+/// A card outline found in a mask, and whether its contour was exactly that quad.
+#[derive(Clone, Copy, Debug)]
+struct Outline {
+    quad: [[f32; 2]; 4],
+    clean: bool,
 }
 
 fn box_centre(b: &core::Rect) -> [f32; 2] {
@@ -660,26 +760,7 @@ pub fn order_quad(mut q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
 
 /// Warps the card inside `quad` to `CARD_W x CARD_H`.
 pub fn rectify(frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Mat> {
-    let src = core::Vector::<core::Point2f>::from_iter(quad.iter().map(|p| core::Point2f::new(p[0], p[1])));
-    let (w, h) = (CARD_W as f32, CARD_H as f32);
-    let dst = core::Vector::<core::Point2f>::from_iter([
-        core::Point2f::new(0.0, 0.0),
-        core::Point2f::new(w, 0.0),
-        core::Point2f::new(w, h),
-        core::Point2f::new(0.0, h),
-    ]);
-    let m = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
-    let mut out = Mat::default();
-    imgproc::warp_perspective(
-        &frame,
-        &mut out,
-        &m,
-        core::Size::new(CARD_W, CARD_H),
-        imgproc::INTER_LINEAR,
-        core::BORDER_REPLICATE,
-        core::Scalar::all(0.0),
-    )?;
-    Ok(out)
+    rectify_sized(frame, quad, CARD_W, CARD_H)
 }
 
 /// Maps a rectangle of the rectified card (in the given corner's upright frame) back to an

@@ -5,7 +5,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink};
-use super::detect::min_channel;
+use super::detect::{min_channel, percentile};
 use crate::cards::{Card, Rank, Suit};
 
 /// One index read in the frame.
@@ -30,7 +30,8 @@ struct Blob {
 }
 
 /// Ink blobs of plausible glyph size that sit on paper.
-fn glyph_blobs(frame: &Mat) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
+/// Blobs whose centre passes `skip` are left out before the (costlier) paper test.
+fn glyph_blobs(frame: &Mat, skip: impl Fn([f32; 2]) -> bool) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
     let low = min_channel(frame)?;
     let side = frame.rows().min(frame.cols());
     let block = ((side / 30).max(11)) | 1;
@@ -49,10 +50,7 @@ fn glyph_blobs(frame: &Mat) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
     let mut centroids = Mat::default();
     let n = imgproc::connected_components_with_stats(&ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
     // Paper: bright in every channel compared with the frame's brightest tenth.
-    let mut sorted: Vec<u8> = low.data_bytes()?.to_vec();
-    let k = sorted.len() * 9 / 10;
-    let bright = *sorted.select_nth_unstable(k).1;
-    let paper_level = f64::from(bright) * 0.72;
+    let paper_level = f64::from(percentile(&low, 0.9)?) * 0.72;
     let max_size = side as f32 * 0.12;
     let mut blobs = Vec::new();
     for i in 1..n {
@@ -69,6 +67,11 @@ fn glyph_blobs(frame: &Mat) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
         if !(0.12..=0.92).contains(&fill) {
             continue;
         }
+        let cx = *centroids.at_2d::<f64>(i, 0)? as f32;
+        let cy = *centroids.at_2d::<f64>(i, 1)? as f32;
+        if skip([cx, cy]) {
+            continue;
+        }
         // The ring around the blob must be paper.
         let m = (w.max(h) / 3).max(2);
         let outer =
@@ -81,8 +84,6 @@ fn glyph_blobs(frame: &Mat) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
         if around < paper_level {
             continue;
         }
-        let cx = *centroids.at_2d::<f64>(i, 0)? as f32;
-        let cy = *centroids.at_2d::<f64>(i, 1)? as f32;
         blobs.push(Blob { id: i, rect: core::Rect::new(x, y, w, h), centre: [cx, cy], size });
     }
     Ok((labels, blobs, ink))
@@ -168,8 +169,7 @@ pub fn find_indices(
     min_confidence: f32,
     skip: impl Fn([f32; 2]) -> bool,
 ) -> opencv::Result<Vec<IndexHit>> {
-    let (labels, mut blobs, _ink) = glyph_blobs(frame)?;
-    blobs.retain(|b| !skip(b.centre));
+    let (labels, blobs, _ink) = glyph_blobs(frame, skip)?;
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {

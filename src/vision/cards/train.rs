@@ -134,3 +134,26 @@ fn cluster_centres(members: &[&GlyphFeature], k: usize) -> opencv::Result<Vec<Gl
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_faces_give_labelled_glyphs_and_condensing_caps_each_class() {
+        let set = damaged_glyphs(1, 3, &[]).unwrap();
+        // Both corners of most of the 52 cards are cut: a rank and a suit each.
+        let ranks = set.templates.iter().filter(|(c, _)| matches!(c, GlyphClass::Rank(_))).count();
+        assert!(ranks >= 80, "{ranks} rank glyphs");
+        let small = condensed(&set, 2).unwrap();
+        for class in
+            [GlyphClass::Suit(crate::cards::Suit::Hearts), GlyphClass::Rank(crate::cards::Rank::new(10).unwrap())]
+        {
+            let n = small.templates.iter().filter(|(c, _)| *c == class).count();
+            assert!((1..=2).contains(&n), "{class:?}: {n}");
+        }
+        // A centre is still a unit-length glyph, so it compares like any template.
+        let (_, g) = &small.templates[0];
+        assert!((g.similarity(g) - 1.0).abs() < 1e-3);
+    }
+}
