@@ -130,7 +130,11 @@ impl CardDetector {
             // a card taken for face down it must be sure: a back's pattern makes marks too (and a
             // court card's picture can make a face look like a back).
             if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
-                if d.card.is_none() && (d.face == Face::Up || hit.confidence >= 0.8) {
+                // The index must also be of the outline's scale (its rank is about a seventh of
+                // the card's width): a table taken for a card holds indices far too small.
+                let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
+                let fits = (0.06..0.35).contains(&scale);
+                if d.card.is_none() && fits && (d.face == Face::Up || hit.confidence >= 0.8) {
                     let b = hit.bbox;
                     d.card = Some(hit.card);
                     d.face = Face::Up;
@@ -409,6 +413,43 @@ fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
     })
 }
 
+/// How much brighter each pixel is than its surroundings (a box a sixth of the frame wide):
+/// under uneven light, a card in the dim part of a pale table is still brighter than the table
+/// around it, though not than the table in the lit part.
+fn above_surroundings(channel: &Mat) -> opencv::Result<Mat> {
+    let k = (channel.cols().max(channel.rows()) / 6) | 1;
+    let mut around = Mat::default();
+    imgproc::box_filter(
+        channel,
+        &mut around,
+        -1,
+        core::Size::new(k, k),
+        core::Point::new(-1, -1),
+        true,
+        core::BORDER_REFLECT,
+    )?;
+    let mut out = Mat::default();
+    core::subtract(channel, &around, &mut out, &core::no_array(), -1)?;
+    Ok(out)
+}
+
+/// Per pixel, how white: the minimum channel less the spread between channels (2 min - max).
+/// White card stock stays bright; a pale but tinted table (pink, beige, pale green) drops.
+fn whiteness(bgr: &Mat) -> opencv::Result<Mat> {
+    let mut channels = core::Vector::<Mat>::new();
+    core::split(bgr, &mut channels)?;
+    let (b, g, r) = (channels.get(0)?, channels.get(1)?, channels.get(2)?);
+    let (mut lo, mut hi, mut t) = (Mat::default(), Mat::default(), Mat::default());
+    core::min(&b, &g, &mut t)?;
+    core::min(&t, &r, &mut lo)?;
+    core::max(&b, &g, &mut t)?;
+    core::max(&t, &r, &mut hi)?;
+    let mut out = Mat::default();
+    // Saturating 8-bit arithmetic: 2 lo - hi, clamped at 0.
+    core::add_weighted(&lo, 2.0, &hi, -1.0, 0.0, &mut out, -1)?;
+    Ok(out)
+}
+
 /// The per-pixel minimum of B, G and R: ink of any colour is dark in it, white paper is bright.
 pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
     let mut channels = core::Vector::<Mat>::new();
@@ -452,10 +493,17 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
     let mut gray = Mat::default();
     imgproc::cvt_color_def(&small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
     let small_low = min_channel(&small)?;
+    let small_white = whiteness(&small)?;
+    let small_local = above_surroundings(&small_white)?;
     let small_area = f64::from(small.rows()) * f64::from(small.cols());
     let mut outlines: Vec<Outline> = Vec::new();
-    for channel in [&gray, &small_low] {
-        for mask in bright_masks(channel)? {
+    let mut masks = Vec::new();
+    for channel in [&gray, &small_low, &small_white] {
+        masks.extend(bright_masks(channel)?);
+    }
+    masks.push(otsu_mask(&small_local)?.0);
+    {
+        for mask in masks {
             for found in quads_in_mask(&mask, small_area * min_area_fraction)? {
                 match outlines.iter_mut().find(|o| same_card(&o.quad, &found.quad)) {
                     Some(known) if found.clean && !known.clean => *known = found,
@@ -707,7 +755,7 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
 }
 
-/// Sorts out outlines that lie inside others. One holding much smaller outlines is not a card but
+/// Sorts out outlines that lie inside others. One holding several much smaller outlines is not a card but
 /// something the cards lie on (a folder, a tile, a mat): it goes. One inside an outline of less
 /// than twice its size is part of that card (a court card's picture frame, a half card split off
 /// by a threshold): it goes, since a card cannot lie wholly on another of its size.
@@ -720,7 +768,8 @@ fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
         |big: &[[f32; 2]; 4], small: &[[f32; 2]; 4]| area(big) > 1.3 * area(small) && inside(big, quad_centre(small));
     let all = quads.clone();
     quads.retain(|q| {
-        let holds_cards = all.iter().any(|small| holds(q, small) && area(small) < 0.3 * area(q));
+        let held = all.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count();
+        let holds_cards = held >= 2;
         let is_part = all.iter().any(|big| holds(big, q) && area(q) >= 0.3 * area(big));
         !holds_cards && !is_part
     });
