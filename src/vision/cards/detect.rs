@@ -66,22 +66,25 @@ pub struct CardDetector {
     templates: GlyphTemplates,
     /// Compared with the corners of card outlines (see `GlyphTemplates::builtin_seen`).
     corner_templates: GlyphTemplates,
+    /// Compared with the suit pips of loose indices: both sets together.
+    suit_templates: GlyphTemplates,
 }
 
 impl CardDetector {
     /// A detector with the built-in glyph templates.
     pub fn new() -> opencv::Result<CardDetector> {
-        Ok(CardDetector {
-            config: DetectorConfig::default(),
-            templates: GlyphTemplates::builtin()?,
-            corner_templates: GlyphTemplates::builtin_seen()?,
-        })
+        let templates = GlyphTemplates::builtin()?;
+        let corner_templates = GlyphTemplates::builtin_seen()?;
+        let mut suit_templates = templates.clone();
+        suit_templates.templates.extend(corner_templates.templates.iter().cloned());
+        Ok(CardDetector { config: DetectorConfig::default(), templates, corner_templates, suit_templates })
     }
 
     /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
     pub fn add_templates(&mut self, extra: &GlyphTemplates) {
         self.templates.templates.extend(extra.templates.iter().cloned());
         self.corner_templates.templates.extend(extra.templates.iter().cloned());
+        self.suit_templates.templates.extend(extra.templates.iter().cloned());
     }
 
     /// Every card outline found in a BGR frame, read where face up.
@@ -120,9 +123,19 @@ impl CardDetector {
     /// Two corners of one card (same reading, opposite directions) count once.
     fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
         let read: Vec<[[f32; 2]; 4]> = out.iter().filter(|d| d.card.is_some()).filter_map(|d| d.quad).collect();
-        let hits = find_indices(frame, &self.templates, self.config.min_loose_confidence, |p| {
+        let hits = find_indices(frame, &self.templates, &self.suit_templates, self.config.min_loose_confidence, |p| {
             read.iter().any(|q| inside(q, p))
         })?;
+        // An unread outline holding indices of two different cards is a group of overlapping
+        // cards taken for one: it goes, and the indices speak for the cards.
+        out.retain(|d| {
+            let Some(q) = d.quad.filter(|_| d.card.is_none()) else { return true };
+            let mut cards: Vec<Card> =
+                hits.iter().filter(|h| inside(&q, box_centre(&h.bbox))).map(|h| h.card).collect();
+            cards.sort_by_key(|c| c.to_string());
+            cards.dedup();
+            cards.len() < 2
+        });
         let mut kept: Vec<IndexHit> = Vec::new();
         for hit in hits {
             let centre = box_centre(&hit.bbox);

@@ -163,9 +163,11 @@ fn read_ten(
 
 /// Every index corner readable in the frame, best first, each glyph used once.
 /// Glyphs whose centre lies in `skip(centre)` are left out (cards already read from an outline).
+/// Ranks are compared with `templates`, the suit pip with `suit_templates`.
 pub fn find_indices(
     frame: &Mat,
     templates: &GlyphTemplates,
+    suit_templates: &GlyphTemplates,
     min_confidence: f32,
     skip: impl Fn([f32; 2]) -> bool,
 ) -> opencv::Result<Vec<IndexHit>> {
@@ -215,7 +217,7 @@ pub fn find_indices(
                 Some(false) => &[Suit::Clubs, Suit::Spades],
                 None => &Suit::ALL,
             };
-            let Some((suit, suit_best, suit_second)) = templates.best_suit(&suit_glyph, allowed) else {
+            let Some((suit, suit_best, suit_second)) = suit_templates.best_suit(&suit_glyph, allowed) else {
                 continue;
             };
             let suit_conf = confidence(suit_best, suit_second);
