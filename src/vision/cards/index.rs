@@ -161,6 +161,12 @@ fn read_ten(
     Ok(templates.read_ten(&glyph(left)?, &glyph(right)?))
 }
 
+/// Whether `glyph`, upright or turned over, is closer to a suit pip than `rank_best`.
+fn looks_like_pip(suits: &GlyphTemplates, glyph: &GlyphFeature, rank_best: f32) -> bool {
+    let turned = GlyphFeature::normalised(glyph.pixels.iter().rev().copied().collect(), glyph.aspect);
+    [glyph, &turned].iter().any(|g| suits.best_suit(g, &Suit::ALL).is_some_and(|(_, pip_like, _)| pip_like > rank_best))
+}
+
 /// Every index corner readable in the frame, best first, each glyph used once.
 /// Glyphs whose centre lies in `skip(centre)` are left out (cards already read from an outline).
 /// Ranks are compared with `templates`, the suit pip with `suit_templates`.
@@ -228,12 +234,6 @@ pub fn find_indices(
             let Some((rank, rank_best, rank_second)) = templates.best_rank(&rank_glyph) else {
                 continue;
             };
-            // A rank glyph must look more like a rank than like a pip.
-            if let Some((_, pip_like, _)) = templates.best_suit(&rank_glyph, &Suit::ALL)
-                && pip_like > rank_best
-            {
-                continue;
-            }
             let mut rank = rank;
             let mut rank_conf = confidence(rank_best, rank_second);
             if ids.len() == 2 {
@@ -242,11 +242,13 @@ pub fn find_indices(
                     (rank, rank_conf) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
                 }
             }
-            if rank_conf < min_confidence {
-                continue;
-            }
             let conf = rank_conf * suit_conf;
             if conf < min_confidence {
+                continue;
+            }
+            // A rank glyph must look more like a rank than like a pip, either way up: in a card's
+            // middle, a pip stands above another pip, often upside down.
+            if looks_like_pip(suit_templates, &rank_glyph, rank_best) {
                 continue;
             }
             ids.push(s.id);
