@@ -768,10 +768,10 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
 }
 
-/// Sorts out outlines that lie inside others. One holding several much smaller outlines is not a card but
-/// something the cards lie on (a folder, a tile, a mat): it goes. One inside an outline of less
-/// than twice its size is part of that card (a court card's picture frame, a half card split off
-/// by a threshold): it goes, since a card cannot lie wholly on another of its size.
+/// Sorts out outlines that lie inside others. One holding several much smaller outlines is not
+/// a card but something the cards lie on (a folder, a tile, a mat): it goes. Otherwise an outline
+/// inside another is part of that card (a court card's picture frame, a pip area, a half card
+/// split off by a threshold): it goes, since a card cannot lie wholly on another.
 fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
     let area = |q: &[[f32; 2]; 4]| {
         let (s, l) = side_lengths(q);
@@ -779,13 +779,11 @@ fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
     };
     let holds =
         |big: &[[f32; 2]; 4], small: &[[f32; 2]; 4]| area(big) > 1.3 * area(small) && inside(big, quad_centre(small));
-    let all = quads.clone();
-    quads.retain(|q| {
-        let held = all.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count();
-        let holds_cards = held >= 2;
-        let is_part = all.iter().any(|big| holds(big, q) && area(q) >= 0.3 * area(big));
-        !holds_cards && !is_part
-    });
+    let is_table =
+        |q: &[[f32; 2]; 4]| quads.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count() >= 2;
+    let tables: Vec<bool> = quads.iter().map(is_table).collect();
+    let cards: Vec<[[f32; 2]; 4]> = quads.iter().zip(&tables).filter(|(_, t)| !**t).map(|(q, _)| *q).collect();
+    quads.retain(|q| cards.contains(q) && !cards.iter().any(|big| holds(big, q)));
 }
 
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
