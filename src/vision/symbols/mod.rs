@@ -5,6 +5,7 @@
 //! from the renderer for the built-in Cipher deck); [`referee`] checks a called symbol.
 
 pub mod blobs;
+pub mod cluster;
 pub mod describe;
 pub mod detect;
 pub mod enroll;
@@ -14,6 +15,7 @@ pub mod labels;
 pub mod output;
 pub mod referee;
 pub mod synth;
+pub mod unlabelled;
 
 pub use enroll::{SymbolAppearance, SymbolProfile};
 pub use identify::{SeenSymbol, SymbolCardDetection, SymbolRecognizer};
