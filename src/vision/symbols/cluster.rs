@@ -7,6 +7,7 @@
 //! - no symbol is twice on a card: a cluster never holds two crops of one photo;
 //! - any two cards share exactly one symbol: no two photos share two clusters, so two clusters
 //!   are not joined when a photo of one and a photo of the other already share a cluster.
+//!
 //! (The best-matching crop pair of two photos, by contrast, is the shared symbol only half the time
 //! on webcam photos: it is not used as a link.)
 

@@ -2,7 +2,8 @@
 //! ([`detect`]), cut each into symbol blobs ([`blobs`]), describe every blob with features that
 //! survive a change of camera, scale and rotation ([`describe`]), and name the card with the deck's
 //! structure ([`identify`]). [`enroll`] learns a deck's symbol appearances from labelled photos (or
-//! from the renderer for the built-in Cipher deck); [`referee`] checks a called symbol.
+//! from the renderer for the built-in Cipher deck), [`unlabelled`] from photos without card ids (their crops
+//! matched into classes by [`cluster`], a few classes named by the user); [`referee`] checks a called symbol.
 
 pub mod blobs;
 pub mod cluster;

@@ -120,8 +120,8 @@ pub fn propagate(deck: &Deck, clustering: &Clustering, given: &[(usize, SymbolId
             }
         }
         // Classes: the symbol shared by the identified photos holding them.
-        for c in 0..classes {
-            if fixed[c] {
+        for (c, &fixed) in fixed.iter().enumerate() {
+            if fixed {
                 continue;
             }
             let cards: Vec<CardId> = clustering.photos_of(c).iter().filter_map(|&p| naming.photo_card[p]).collect();
@@ -181,9 +181,9 @@ fn closure(clustering: &Clustering, known: &[usize], k: usize) -> (usize, usize)
     let mut identified = vec![false; photos];
     loop {
         let mut changed = false;
-        for p in 0..photos {
-            if !identified[p] && clustering.classes_on(p).iter().filter(|&&c| named[c]).count() >= 2 {
-                identified[p] = true;
+        for (p, id) in identified.iter_mut().enumerate() {
+            if !*id && clustering.classes_on(p).iter().filter(|&&c| named[c]).count() >= 2 {
+                *id = true;
                 changed = true;
             }
         }
@@ -434,5 +434,40 @@ impl Unlabelled {
         }
         let (profile, _) = enroll_labelled(deck, &observations)?;
         Ok((profile, naming))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbols::deck::plane::projective_plane;
+
+    /// A perfect clustering of a deck: one class per symbol, photos in deck order, every card's
+    /// symbols shuffled by a fixed rotation so that crop order says nothing.
+    fn perfect(deck: &Deck) -> Clustering {
+        let mut classes = vec![Vec::new(); deck.symbols().len()];
+        let mut class_of = Vec::new();
+        for (p, card) in deck.cards().iter().enumerate() {
+            let k = card.symbols.len();
+            let order: Vec<SymbolId> = (0..k).map(|i| card.symbols[(i + p) % k]).collect();
+            for (b, &s) in order.iter().enumerate() {
+                classes[s].push((p, b));
+            }
+            class_of.push(order.into_iter().map(Some).collect());
+        }
+        Clustering { classes, class_of }
+    }
+
+    #[test]
+    fn a_few_names_name_a_whole_projective_plane() {
+        let deck = projective_plane(7).unwrap();
+        let clustering = perfect(&deck);
+        let ask = classes_to_ask(&clustering, deck.symbols_per_card());
+        assert!(ask.len() <= 4, "{ask:?}");
+        let given: Vec<(usize, SymbolId)> = ask.iter().map(|&c| (c, c)).collect();
+        let naming = propagate(&deck, &clustering, &given);
+        assert!(naming.class_symbol.iter().enumerate().all(|(c, s)| *s == Some(c)));
+        let ids: Vec<Option<CardId>> = deck.cards().iter().map(|c| Some(c.id)).collect();
+        assert_eq!(naming.photo_card, ids);
     }
 }
