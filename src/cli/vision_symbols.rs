@@ -16,6 +16,7 @@ use crate::vision::symbols::SymbolRecognizer;
 use crate::vision::symbols::enroll::{SymbolProfile, enroll_folder, read_image};
 use crate::vision::symbols::eval::evaluate;
 use crate::vision::symbols::output::{detections_json, detections_text, draw};
+use crate::vision::symbols::unlabelled::{ClassNames, Unlabelled, observe_folder};
 
 #[derive(Subcommand, Debug)]
 pub enum SymbolsCommand {
@@ -41,12 +42,21 @@ pub enum SymbolsCommand {
 /// `enroll symbols ...`.
 #[derive(clap::Args, Debug)]
 pub struct EnrollSymbols {
-    /// A folder of photos, one card each, with labels.json or card ids in the file names.
+    /// A folder of photos, one card each, with labels.json or card ids in the file names (not
+    /// needed with --unlabelled).
     pub dir: PathBuf,
     #[arg(long)]
     pub deck: String,
     #[arg(long)]
     pub out: PathBuf,
+    /// Card ids are not given: the symbols are matched across the photos, and a few are named by
+    /// the user. Writes OUT.classes/names.json and exemplar crops; fill in the names of the classes
+    /// marked "ask" and run again with --names.
+    #[arg(long)]
+    pub unlabelled: bool,
+    /// The filled-in names file of an earlier --unlabelled run.
+    #[arg(long, requires = "unlabelled")]
+    pub names: Option<PathBuf>,
 }
 
 /// `eval symbols ...`.
@@ -137,6 +147,9 @@ pub fn run_enroll(args: EnrollSymbols) -> ExitCode {
         Ok(d) => d,
         Err(e) => return bad_input(e),
     };
+    if args.unlabelled {
+        return run_enroll_unlabelled(&deck, &args);
+    }
     let (profile, skipped) = match enroll_folder(&deck, &args.dir) {
         Ok(p) => p,
         Err(e) => return bad_input(e),
@@ -154,6 +167,79 @@ pub fn run_enroll(args: EnrollSymbols) -> ExitCode {
         learnt,
         profile.symbols.len(),
         profile.symbols.len() - learnt,
+        args.out.display()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The folder of exemplar crops and the names file beside a profile: `P.classes`.
+fn classes_dir(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".classes");
+    out.with_file_name(name)
+}
+
+fn run_enroll_unlabelled(deck: &crate::symbols::Deck, args: &EnrollSymbols) -> ExitCode {
+    // The names file is checked before the slow part.
+    let names = match args.names.as_deref().map(ClassNames::load).transpose() {
+        Ok(n) => n,
+        Err(e) => return bad_input(e),
+    };
+    let (photos, skipped) = match observe_folder(&args.dir) {
+        Ok(p) => p,
+        Err(e) => return bad_input(e),
+    };
+    for s in &skipped {
+        eprintln!("skipped {s}");
+    }
+    let un = Unlabelled::new(deck, photos);
+    let classes = un.clustering.classes.len();
+    let dir = classes_dir(&args.out);
+    let (Some(names), Some(names_path)) = (names, args.names.as_deref()) else {
+        return match un.write_request(deck, &dir) {
+            Ok(path) => {
+                println!(
+                    "{} photos: {classes} symbol classes (the deck has {} symbols)\n\
+                     name the {} classes marked \"ask\" in {} (exemplar crops beside it), then run again with --names {}",
+                    un.photos.len(),
+                    deck.symbols().len(),
+                    un.ask.len(),
+                    path.display(),
+                    path.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    };
+    let given = match un.given_names(deck, &names, names_path) {
+        Ok(g) => g,
+        Err(e) => return bad_input(e),
+    };
+    let (profile, naming) = match un.finish(deck, &given) {
+        Ok(p) => p,
+        Err(e) => return bad_input(anyhow!("{}: {e:#}", names_path.display())),
+    };
+    for (photo, card) in un.photos.iter().zip(&naming.photo_card) {
+        if card.is_none() {
+            eprintln!("skipped {} (its card was not identified)", photo.file);
+        }
+    }
+    if let Err(e) = profile.save(&args.out) {
+        eprintln!("error: {e:#}");
+        return ExitCode::FAILURE;
+    }
+    let learnt = profile.symbols.iter().filter(|s| !s.exemplars.is_empty()).count();
+    println!(
+        "{} names given: {} of {classes} classes named, {} of {} photos identified; enrolled {learnt} symbols of {} into {}",
+        given.len(),
+        naming.class_symbol.iter().flatten().count(),
+        naming.photo_card.iter().flatten().count(),
+        un.photos.len(),
+        profile.symbols.len(),
         args.out.display()
     );
     ExitCode::SUCCESS

@@ -2,9 +2,11 @@
 //! ([`detect`]), cut each into symbol blobs ([`blobs`]), describe every blob with features that
 //! survive a change of camera, scale and rotation ([`describe`]), and name the card with the deck's
 //! structure ([`identify`]). [`enroll`] learns a deck's symbol appearances from labelled photos (or
-//! from the renderer for the built-in Cipher deck); [`referee`] checks a called symbol.
+//! from the renderer for the built-in Cipher deck), [`unlabelled`] from photos without card ids (their crops
+//! matched into classes by [`cluster`], a few classes named by the user); [`referee`] checks a called symbol.
 
 pub mod blobs;
+pub mod cluster;
 pub mod describe;
 pub mod detect;
 pub mod enroll;
@@ -14,6 +16,7 @@ pub mod labels;
 pub mod output;
 pub mod referee;
 pub mod synth;
+pub mod unlabelled;
 
 pub use enroll::{SymbolAppearance, SymbolProfile};
 pub use identify::{SeenSymbol, SymbolCardDetection, SymbolRecognizer};
