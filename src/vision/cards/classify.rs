@@ -462,8 +462,13 @@ fn draw_pip(suit: Suit, narrow: f32) -> opencv::Result<Mat> {
     crop_to_ink(&canvas)
 }
 
-/// Bars and rings of a few widths: the "1" and "0" of a "10" printed as two glyphs.
+/// Bars and rings of a few widths: the "1" and "0" of a "10" printed as two glyphs; and the
+/// flat-topped 3 of many card indices, which few text fonts have.
 fn push_digits(out: &mut Vec<(GlyphClass, GlyphFeature)>) -> opencv::Result<()> {
+    let three = Rank::new(3).expect("3 is a rank");
+    for (width, stroke) in [(50, 10), (60, 12), (60, 16), (70, 14)] {
+        push_variants(out, GlyphClass::Rank(three), &draw_flat_three(width, stroke)?)?;
+    }
     for aspect in [0.12f32, 0.2, 0.3] {
         push_variants(out, GlyphClass::Digit(1), &draw_bar(aspect)?)?;
     }
@@ -471,6 +476,21 @@ fn push_digits(out: &mut Vec<(GlyphClass, GlyphFeature)>) -> opencv::Result<()> 
         push_variants(out, GlyphClass::Digit(0), &draw_ring(aspect)?)?;
     }
     Ok(())
+}
+
+/// A "3" whose top is a straight bar, joined by a diagonal to a round lower bowl, on a canvas
+/// `width` wide and 100 high.
+fn draw_flat_three(width: i32, stroke: i32) -> opencv::Result<Mat> {
+    let m = stroke;
+    let mut canvas = Mat::zeros(100 + 2 * m, width + 2 * m, core::CV_8UC1)?.to_mat()?;
+    let white = core::Scalar::all(255.0);
+    let p = |x: i32, y: i32| core::Point::new(x + m, y + m);
+    let (w, half) = (width, stroke / 2);
+    imgproc::line(&mut canvas, p(half, half), p(w - half, half), white, stroke, imgproc::LINE_AA, 0)?;
+    imgproc::line(&mut canvas, p(w - half, half), p(w * 2 / 5, 42), white, stroke, imgproc::LINE_AA, 0)?;
+    let axes = core::Size::new(w / 2 - half, 29 - half);
+    imgproc::ellipse(&mut canvas, p(w / 2, 70), axes, 0.0, -110.0, 145.0, white, stroke, imgproc::LINE_AA, 0)?;
+    crop_to_ink(&canvas)
 }
 
 /// A plain upright bar: the "1" of many card indices, which has neither flag nor foot.
@@ -563,6 +583,15 @@ mod tests {
 
     fn ring(aspect: f32) -> GlyphFeature {
         GlyphFeature::from_mask(&draw_ring(aspect).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_flat_topped_three_is_not_a_five() {
+        let three = GlyphFeature::from_mask(&draw_flat_three(56, 13).unwrap()).unwrap();
+        for set in [templates(), GlyphTemplates::builtin_seen().unwrap()] {
+            let (rank, best, second) = set.best_rank(&three).unwrap();
+            assert_eq!(rank.value(), 3, "{best} {second}");
+        }
     }
 
     #[test]
