@@ -1,6 +1,7 @@
 //! Playing-card recognition (issue 5): outlines, face up or down, and rank and suit read from the
 //! index corners.
 
+pub mod back;
 pub mod classify;
 pub mod detect;
 pub mod labels;
