@@ -169,9 +169,14 @@ pub enum CalibrateCommand {
 
 #[derive(Subcommand, Debug)]
 pub enum EnrollCommand {
-    /// Playing cards: labelled single-card photos in DIR (labels.json).
+    /// Playing cards: labelled single-card photos in DIR (labels.json), or a video in which the
+    /// cards are shown to the camera one at a time (--video).
     Cards {
-        dir: PathBuf,
+        #[arg(required_unless_present = "video")]
+        dir: Option<PathBuf>,
+        /// A video pass: each card held still for a moment; the built-in reader names it.
+        #[arg(long, conflicts_with = "dir")]
+        video: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -195,7 +200,11 @@ pub fn run(cli: Cli) -> ExitCode {
             vision_cards::eval(&dir, enroll.as_deref(), back.as_deref())
         }
         Command::Eval(EvalCommand::Synthetic { scenes, seed }) => vision_cards::eval_synthetic(scenes, seed),
-        Command::Enroll(EnrollCommand::Cards { dir, out }) => vision_cards::enroll(&dir, &out),
+        Command::Enroll(EnrollCommand::Cards { dir, video, out }) => match (dir, video) {
+            (_, Some(video)) => vision_cards::enroll_video(&video, &out),
+            (Some(dir), None) => vision_cards::enroll(&dir, &out),
+            (None, None) => bad_input("enroll cards needs DIR or --video FILE"),
+        },
         Command::Enroll(EnrollCommand::Symbols(args)) => vision_symbols::run_enroll(args),
         Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
         Command::Symbols { command } => vision_symbols::run(command),

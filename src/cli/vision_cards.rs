@@ -262,6 +262,49 @@ pub fn enroll(dir: &Path, out: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `enroll cards --video FILE --out PROFILE`: the cards shown one at a time, named by the reader.
+pub fn enroll_video(video: &Path, out: &Path) -> ExitCode {
+    use crate::capture::{CaptureOptions, SourceSpec};
+    use crate::vision::cards::video_enroll::VideoEnroller;
+    let mut source = match crate::capture::open(&SourceSpec::File(video.to_path_buf()), &CaptureOptions::default()) {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let mut enroller = match VideoEnroller::new() {
+        Ok(e) => e,
+        Err(e) => return internal(e),
+    };
+    loop {
+        match source.next_frame() {
+            Ok(Some(frame)) => {
+                if let Err(e) = enroller.push(&frame.image, frame.index) {
+                    return internal(format!("{}: frame {}: {e}", video.display(), frame.index));
+                }
+            }
+            Ok(None) => break,
+            Err(e) => return bad_input(format!("{}: {e}", video.display())),
+        }
+    }
+    let (profile, report) = enroller.finish();
+    if let Err(e) = profile.save(out) {
+        return bad_input(e);
+    }
+    let codes =
+        |cards: &mut dyn Iterator<Item = crate::cards::Card>| cards.map(|c| c.code()).collect::<Vec<_>>().join(" ");
+    println!(
+        "enrolled {} cards from {} ({} frames, {} steady stretches, {} unread) into {}",
+        report.enrolled.len(),
+        video.display(),
+        report.frames,
+        report.stretches,
+        report.unread_stretches,
+        out.display()
+    );
+    println!("enrolled: {}", codes(&mut report.enrolled.iter().map(|e| e.card)));
+    println!("missing {}: {}", report.missing.len(), codes(&mut report.missing.iter().copied()));
+    ExitCode::SUCCESS
+}
+
 /// `calibrate back IMAGE... --out BACK`: learns the deck's back from photos of it.
 pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
     let profile = match BackProfile::calibrate(images) {

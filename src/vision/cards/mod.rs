@@ -11,3 +11,4 @@ pub mod enroll;
 pub mod index;
 pub mod output;
 pub mod train;
+pub mod video_enroll;
