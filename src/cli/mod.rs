@@ -96,7 +96,13 @@ pub enum Command {
         /// A deck profile made by `enroll cards`.
         #[arg(long)]
         profile: Option<PathBuf>,
+        /// A card back made by `calibrate back`: outlines that look like it are face down.
+        #[arg(long)]
+        back: Option<PathBuf>,
     },
+    /// Calibrate the table: learn what the deck's back looks like.
+    #[command(subcommand)]
+    Calibrate(CalibrateCommand),
     /// Score a recogniser against labelled photos.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -133,6 +139,9 @@ pub enum EvalCommand {
         /// Enrol this directory's labelled single-card photos first.
         #[arg(long)]
         enroll: Option<PathBuf>,
+        /// A card back made by `calibrate back`.
+        #[arg(long)]
+        back: Option<PathBuf>,
     },
     /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
     Symbols(vision_symbols::EvalSymbols),
@@ -147,10 +156,27 @@ pub enum EvalCommand {
 }
 
 #[derive(Subcommand, Debug)]
+pub enum CalibrateCommand {
+    /// The card back: the largest card outline in each photo (one or a few photos of the back,
+    /// lying on a surface darker than the card's border).
+    Back {
+        #[arg(required = true)]
+        images: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 pub enum EnrollCommand {
-    /// Playing cards: labelled single-card photos in DIR (labels.json).
+    /// Playing cards: labelled single-card photos in DIR (labels.json), or a video in which the
+    /// cards are shown to the camera one at a time (--video).
     Cards {
-        dir: PathBuf,
+        #[arg(required_unless_present = "video")]
+        dir: Option<PathBuf>,
+        /// A video pass: each card held still for a moment; the built-in reader names it.
+        #[arg(long, conflicts_with = "dir")]
+        video: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -166,12 +192,19 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
         Command::Render(command) => render::run(command),
-        Command::Detect { images, json, draw, profile } => {
-            vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref())
+        Command::Detect { images, json, draw, profile, back } => {
+            vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref(), back.as_deref())
         }
-        Command::Eval(EvalCommand::Cards { dir, enroll }) => vision_cards::eval(&dir, enroll.as_deref()),
+        Command::Calibrate(CalibrateCommand::Back { images, out }) => vision_cards::calibrate_back(&images, &out),
+        Command::Eval(EvalCommand::Cards { dir, enroll, back }) => {
+            vision_cards::eval(&dir, enroll.as_deref(), back.as_deref())
+        }
         Command::Eval(EvalCommand::Synthetic { scenes, seed }) => vision_cards::eval_synthetic(scenes, seed),
-        Command::Enroll(EnrollCommand::Cards { dir, out }) => vision_cards::enroll(&dir, &out),
+        Command::Enroll(EnrollCommand::Cards { dir, video, out }) => match (dir, video) {
+            (_, Some(video)) => vision_cards::enroll_video(&video, &out),
+            (Some(dir), None) => vision_cards::enroll(&dir, &out),
+            (None, None) => bad_input("enroll cards needs DIR or --video FILE"),
+        },
         Command::Enroll(EnrollCommand::Symbols(args)) => vision_symbols::run_enroll(args),
         Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
         Command::Symbols { command } => vision_symbols::run(command),

@@ -1,4 +1,5 @@
-//! `card-referee detect`, `eval cards` and `enroll cards`: playing-card recognition, headless.
+//! `card-referee detect`, `eval cards`, `enroll cards` and `calibrate back`: playing-card
+//! recognition, headless.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use std::time::Instant;
 use opencv::{imgcodecs, prelude::*};
 
 use super::EXIT_BAD_INPUT;
+use crate::vision::cards::back::{BackError, BackProfile};
 use crate::vision::cards::enroll::{DeckProfile, EnrollError, read_image};
 use crate::vision::cards::labels::{LabelSet, Score, score_image};
 use crate::vision::cards::output::{ImageJson, draw};
@@ -23,8 +25,11 @@ fn internal(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn detector(enroll: Option<&Path>, profile: Option<&Path>) -> Result<CardDetector, ExitCode> {
+fn detector(enroll: Option<&Path>, profile: Option<&Path>, back: Option<&Path>) -> Result<CardDetector, ExitCode> {
     let mut detector = CardDetector::new().map_err(internal)?;
+    if let Some(path) = back {
+        detector.set_back(Some(BackProfile::load(path).map_err(back_error)?));
+    }
     if let Some(dir) = enroll {
         let (profile, _) = DeckProfile::enroll(dir).map_err(enroll_error)?;
         detector.add_templates(&profile.templates());
@@ -36,6 +41,13 @@ fn detector(enroll: Option<&Path>, profile: Option<&Path>) -> Result<CardDetecto
     Ok(detector)
 }
 
+fn back_error(e: BackError) -> ExitCode {
+    match e {
+        BackError::OpenCv(e) => internal(e),
+        other => bad_input(other),
+    }
+}
+
 fn enroll_error(e: EnrollError) -> ExitCode {
     match e {
         EnrollError::OpenCv(e) => internal(e),
@@ -43,9 +55,15 @@ fn enroll_error(e: EnrollError) -> ExitCode {
     }
 }
 
-/// `detect IMAGE... [--json] [--draw OUT.png] [--profile PROFILE]`.
-pub fn detect(images: &[PathBuf], json: bool, draw_to: Option<&Path>, profile: Option<&Path>) -> ExitCode {
-    let detector = match detector(None, profile) {
+/// `detect IMAGE... [--json] [--draw OUT.png] [--profile PROFILE] [--back BACK]`.
+pub fn detect(
+    images: &[PathBuf],
+    json: bool,
+    draw_to: Option<&Path>,
+    profile: Option<&Path>,
+    back: Option<&Path>,
+) -> ExitCode {
+    let detector = match detector(None, profile, back) {
         Ok(d) => d,
         Err(code) => return code,
     };
@@ -109,8 +127,18 @@ pub fn evaluate(dir: &Path, enroll: Option<&Path>) -> Result<EvalSummary, ExitCo
 
 /// As `evaluate`, on every `step`-th labelled image only (quicker checks in tests).
 pub fn evaluate_every(dir: &Path, enroll: Option<&Path>, step: usize) -> Result<EvalSummary, ExitCode> {
+    evaluate_with(dir, enroll, None, step)
+}
+
+/// As `evaluate_every`, with a calibrated card back (`calibrate back`) when one is given.
+pub fn evaluate_with(
+    dir: &Path,
+    enroll: Option<&Path>,
+    back: Option<&Path>,
+    step: usize,
+) -> Result<EvalSummary, ExitCode> {
     let labels = LabelSet::load(&dir.join("labels.json")).map_err(bad_input)?;
-    let detector = detector(enroll, None)?;
+    let detector = detector(enroll, None, back)?;
     let mut summary = EvalSummary::default();
     let mut total_ms = 0.0;
     let mut down_error = 0.0;
@@ -139,7 +167,7 @@ pub fn evaluate_every(dir: &Path, enroll: Option<&Path>, step: usize) -> Result<
 pub fn evaluate_synthetic(scenes: u64, first_seed: u64) -> Result<EvalSummary, ExitCode> {
     use crate::render::{CardTruth, Renderer, SceneOptions, random_scene};
     use crate::vision::cards::labels::{ImageLabels, LabelEntry};
-    let detector = detector(None, None)?;
+    let detector = detector(None, None, None)?;
     let mut renderer = Renderer::new();
     let (mut summary, mut total_ms, mut down_error) = (EvalSummary::default(), 0.0, 0.0);
     for seed in first_seed..first_seed + scenes {
@@ -179,9 +207,9 @@ pub fn eval_synthetic(scenes: u64, seed: u64) -> ExitCode {
     }
 }
 
-/// `eval cards DIR [--enroll DIR]`.
-pub fn eval(dir: &Path, enroll: Option<&Path>) -> ExitCode {
-    match evaluate(dir, enroll) {
+/// `eval cards DIR [--enroll DIR] [--back BACK]`.
+pub fn eval(dir: &Path, enroll: Option<&Path>, back: Option<&Path>) -> ExitCode {
+    match evaluate_with(dir, enroll, back, 1) {
         Ok(s) => print_summary(&s),
         Err(code) => code,
     }
@@ -230,6 +258,79 @@ pub fn enroll(dir: &Path, out: &Path) -> ExitCode {
         out.display(),
         report.skipped.len(),
         if report.skipped.is_empty() { String::new() } else { format!(": {}", report.skipped.join(" ")) }
+    );
+    ExitCode::SUCCESS
+}
+
+/// `enroll cards --video FILE --out PROFILE`: the cards shown one at a time, named by the reader.
+pub fn enroll_video(video: &Path, out: &Path) -> ExitCode {
+    use crate::capture::{CaptureOptions, SourceSpec};
+    use crate::vision::cards::video_enroll::VideoEnroller;
+    let mut source = match crate::capture::open(&SourceSpec::File(video.to_path_buf()), &CaptureOptions::default()) {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let mut enroller = match VideoEnroller::new() {
+        Ok(e) => e,
+        Err(e) => return internal(e),
+    };
+    loop {
+        match source.next_frame() {
+            Ok(Some(frame)) => {
+                if let Err(e) = enroller.push(&frame.image, frame.index) {
+                    return internal(format!("{}: frame {}: {e}", video.display(), frame.index));
+                }
+            }
+            Ok(None) => break,
+            Err(e) => return bad_input(format!("{}: {e}", video.display())),
+        }
+    }
+    let (profile, report) = enroller.finish();
+    if let Err(e) = profile.save(out) {
+        return bad_input(e);
+    }
+    let codes =
+        |cards: &mut dyn Iterator<Item = crate::cards::Card>| cards.map(|c| c.code()).collect::<Vec<_>>().join(" ");
+    println!(
+        "enrolled {} cards from {} ({} frames, {} steady stretches, {} unread) into {}",
+        report.enrolled.len(),
+        video.display(),
+        report.frames,
+        report.stretches,
+        report.unread_stretches,
+        out.display()
+    );
+    println!("enrolled: {}", codes(&mut report.enrolled.iter().map(|e| e.card)));
+    println!("missing {}: {}", report.missing.len(), codes(&mut report.missing.iter().copied()));
+    ExitCode::SUCCESS
+}
+
+/// `calibrate back IMAGE... --out BACK`: learns the deck's back from photos of it.
+pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
+    let profile = match BackProfile::calibrate(images) {
+        Ok(p) => p,
+        Err(e) => return back_error(e),
+    };
+    if let Err(e) = profile.save(out) {
+        return bad_input(e);
+    }
+    // How alike the photos are to the profile they made: a low figure means one photo shows
+    // something else (or another deck).
+    let mut lowest = 1.0f32;
+    for path in images {
+        let card =
+            read_image(path).ok().and_then(|frame| crate::vision::cards::back::card_in_photo(&frame).ok().flatten());
+        if let Some(card) = card {
+            lowest = lowest.min(profile.similarity(&card).unwrap_or(0.0));
+        }
+    }
+    println!(
+        "calibrated the card back from {} photo{} into {} (lowest similarity of a photo to it: {lowest:.2}; \
+         a card counts as the back from {:.2})",
+        images.len(),
+        if images.len() == 1 { "" } else { "s" },
+        out.display(),
+        crate::vision::cards::back::MATCH
     );
     ExitCode::SUCCESS
 }

@@ -192,7 +192,34 @@ pub fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -
     }
 }
 
-fn random_back_style(rng: &mut ChaCha8Rng) -> BackStyle {
+/// A calibration photo of a card back: a random table that is not pale (a dark back on a pale
+/// table shows no outline of its own), light, blur and noise, no hand, and one face-down card drawn
+/// with `style` near the middle of a closer view (about a quarter of the frame across), turned any
+/// way.
+pub fn back_photo_scene(seed: u64, style: &BackStyle) -> Scene {
+    let options = SceneOptions { cards: 1..=1, hand_chance: 0.0, max_tilt: 0.25, ..SceneOptions::default() };
+    let mut scene = random_scene(seed, &options);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(0x6261_636b));
+    scene.camera = Camera::overhead(
+        options.size,
+        Pt::new(0.0, 0.0),
+        rng.random_range(220.0..320.0),
+        rng.random_range(0.0..=options.max_tilt),
+        rng.random_range(0.0..std::f64::consts::TAU),
+    );
+    scene.table = [TableKind::GreenFelt, TableKind::Wood, TableKind::Dark][rng.random_range(0..3)];
+    scene.cards = vec![PlacedCard {
+        card: Card::deck()[0],
+        face_up: false,
+        centre: Pt::new(rng.random_range(-20.0..20.0), rng.random_range(-10.0..10.0)),
+        angle: rng.random_range(0.0..std::f64::consts::TAU),
+    }];
+    scene.back_style = style.clone();
+    scene
+}
+
+/// A random back design: a coloured field and lattice on the white margin.
+pub fn random_back_style(rng: &mut ChaCha8Rng) -> BackStyle {
     let field = bgr(rng.random_range(20..200), rng.random_range(20..120), rng.random_range(20..200));
     BackStyle {
         field,

@@ -3,6 +3,7 @@
 
 use opencv::{core, imgproc, prelude::*};
 
+use super::back::BackProfile;
 use super::classify::{GlyphFeature, GlyphTemplates, confidence};
 use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Rank, Suit};
@@ -68,6 +69,8 @@ pub struct CardDetector {
     corner_templates: GlyphTemplates,
     /// Compared with the suit pips of loose indices: both sets together.
     suit_templates: GlyphTemplates,
+    /// The calibrated card back, when there is one (see `back`).
+    back: Option<BackProfile>,
 }
 
 impl CardDetector {
@@ -77,7 +80,7 @@ impl CardDetector {
         let corner_templates = GlyphTemplates::builtin_seen()?;
         let mut suit_templates = templates.clone();
         suit_templates.templates.extend(corner_templates.templates.iter().cloned());
-        Ok(CardDetector { config: DetectorConfig::default(), templates, corner_templates, suit_templates })
+        Ok(CardDetector { config: DetectorConfig::default(), templates, corner_templates, suit_templates, back: None })
     }
 
     /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
@@ -85,6 +88,11 @@ impl CardDetector {
         self.templates.templates.extend(extra.templates.iter().cloned());
         self.corner_templates.templates.extend(extra.templates.iter().cloned());
         self.suit_templates.templates.extend(extra.templates.iter().cloned());
+    }
+
+    /// Uses a calibrated card back to tell face-down cards (`BackProfile::face_down`).
+    pub fn set_back(&mut self, back: Option<BackProfile>) {
+        self.back = back;
     }
 
     /// Every card outline found in a BGR frame, read where face up.
@@ -101,12 +109,16 @@ impl CardDetector {
                 }
             }
             let paper = paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?;
-            let face_up = !readings.is_empty() || paper > 0.55;
-            if !face_up {
+            let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
+            if let Some(back) = &self.back {
+                let read = combine(&readings, self.config.min_confidence).0.is_some();
+                down = back.face_down(&rectify(frame, &quad)?, read, paper, down)?;
+            }
+            if let Some(confidence) = down {
                 out.push(CardDetection {
                     card: None,
                     face: Face::Down,
-                    confidence: (1.0 - paper as f32).clamp(0.0, 1.0),
+                    confidence,
                     quad: Some(quad),
                     index_boxes: Vec::new(),
                 });

@@ -1,6 +1,7 @@
 //! Playing-card recognition (issue 5): outlines, face up or down, and rank and suit read from the
 //! index corners.
 
+pub mod back;
 pub mod classify;
 pub mod detect;
 pub mod labels;
@@ -10,3 +11,4 @@ pub mod enroll;
 pub mod index;
 pub mod output;
 pub mod train;
+pub mod video_enroll;
