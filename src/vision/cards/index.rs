@@ -63,8 +63,10 @@ fn glyph_blobs(frame: &Mat, skip: impl Fn([f32; 2]) -> bool) -> opencv::Result<(
         if size < 7.0 || size > max_size || area < 18 {
             continue;
         }
+        // Solid blocks are not glyphs, but a plain bar (the "1" of many a "10") is solid too.
         let fill = area as f32 / (w * h) as f32;
-        if !(0.12..=0.92).contains(&fill) {
+        let bar = w.min(h) * 3 < w.max(h);
+        if fill < 0.12 || (fill > 0.92 && !bar) {
             continue;
         }
         let cx = *centroids.at_2d::<f64>(i, 0)? as f32;
@@ -157,7 +159,7 @@ fn read_ten(
     let [left, right] = pieces.as_slice() else {
         return Ok((0.0, 1.0));
     };
-    let glyph = |b: &Blob| GlyphFeature::from_mask(&upright_mask(labels, &[b.id], b.rect, down)?);
+    let glyph = |b: &Blob| GlyphFeature::from_mask(&deskewed(&upright_mask(labels, &[b.id], b.rect, down)?)?);
     Ok(templates.read_ten(&glyph(left)?, &glyph(right)?))
 }
 
@@ -165,6 +167,38 @@ fn read_ten(
 fn looks_like_pip(suits: &GlyphTemplates, glyph: &GlyphFeature, rank_best: f32) -> bool {
     let turned = GlyphFeature::normalised(glyph.pixels.iter().rev().copied().collect(), glyph.aspect);
     [glyph, &turned].iter().any(|g| suits.best_suit(g, &Suit::ALL).is_some_and(|(_, pip_like, _)| pip_like > rank_best))
+}
+
+/// A thin glyph (a "1") set straight: `down` comes from the whole index, and a few degrees off
+/// turn a bar a few pixels wide into a slanted band that no longer looks like a bar. The slant is
+/// measured from the glyph's own second moments.
+fn deskewed(mask: &Mat) -> opencv::Result<Mat> {
+    if mask.rows() == 0 || mask.cols() * 5 > mask.rows() * 2 {
+        return Ok(mask.clone());
+    }
+    let m = imgproc::moments(mask, true)?;
+    if m.mu02 <= 0.0 {
+        return Ok(mask.clone());
+    }
+    let skew = m.mu11 / m.mu02;
+    let (w, h) = (mask.cols(), mask.rows());
+    let pad = (f64::from(h) * skew.abs()).ceil() as i32 + 2;
+    let centre_y = m.m01 / m.m00.max(1.0);
+    let shear = Mat::from_slice_2d(&[[1.0, -skew, skew * centre_y + f64::from(pad)], [0.0, 1.0, 0.0]])?;
+    let mut out = Mat::default();
+    imgproc::warp_affine(
+        mask,
+        &mut out,
+        &shear,
+        core::Size::new(w + 2 * pad, h),
+        imgproc::INTER_LINEAR,
+        core::BORDER_CONSTANT,
+        core::Scalar::all(0.0),
+    )?;
+    if core::count_non_zero(&out)? == 0 {
+        return Ok(mask.clone());
+    }
+    crop_to_ink(&out)
 }
 
 /// Every index corner readable in the frame, best first, each glyph used once.
