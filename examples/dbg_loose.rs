@@ -8,7 +8,7 @@ fn main() {
     let a: Vec<String> = std::env::args().collect();
     let img = imgcodecs::imread(&a[1], imgcodecs::IMREAD_COLOR).unwrap();
     let (x, y, r): (i32, i32, i32) = (a[2].parse().unwrap(), a[3].parse().unwrap(), a[4].parse().unwrap());
-    for h in find_indices(&img, &t, &s, 0.0, |_| false).unwrap() {
+    for h in find_indices(&img, &t, &s, 0.0, &[]).unwrap() {
         if (h.bbox.x - x).abs() < r && (h.bbox.y - y).abs() < r {
             println!("{} {:.2} {:?} size {:.1}", h.card, h.confidence, h.bbox, h.size);
         }

@@ -5,8 +5,9 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink};
-use super::detect::{min_channel, percentile};
+use super::detect::{label_mask, min_channel, percentile};
 use crate::cards::{Card, Rank, Suit};
+use crate::render::geometry::{Pt, quad_contains};
 
 /// One index read in the frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,8 +31,14 @@ struct Blob {
 }
 
 /// Ink blobs of plausible glyph size that sit on paper.
+/// Ink inside the `blank` quads (cards already read) is wiped first: labelling the frame's
+/// components is the search's main cost, and a read card's pips and pictures are most of them.
 /// Blobs whose centre passes `skip` are left out before the (costlier) paper test.
-fn glyph_blobs(frame: &Mat, skip: impl Fn([f32; 2]) -> bool) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
+fn glyph_blobs(
+    frame: &Mat,
+    blank: &[[[f32; 2]; 4]],
+    skip: impl Fn([f32; 2]) -> bool,
+) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
     let low = min_channel(frame)?;
     let side = frame.rows().min(frame.cols());
     let block = ((side / 30).max(11)) | 1;
@@ -45,6 +52,11 @@ fn glyph_blobs(frame: &Mat, skip: impl Fn([f32; 2]) -> bool) -> opencv::Result<(
         block,
         20.0,
     )?;
+    for quad in blank {
+        let pts =
+            core::Vector::<core::Point>::from_iter(quad.iter().map(|p| core::Point::new(p[0] as i32, p[1] as i32)));
+        imgproc::fill_convex_poly(&mut ink, &pts, core::Scalar::all(0.0), imgproc::LINE_8, 0)?;
+    }
     let mut labels = Mat::default();
     let mut stats = Mat::default();
     let mut centroids = Mat::default();
@@ -94,14 +106,7 @@ fn glyph_blobs(frame: &Mat, skip: impl Fn([f32; 2]) -> bool) -> opencv::Result<(
 /// The mask of `ids` inside `labels`, rotated so that `down` points down, cropped to its ink.
 fn upright_mask(labels: &Mat, ids: &[i32], rect: core::Rect, down: [f32; 2]) -> opencv::Result<Mat> {
     let side = ((rect.width.max(rect.height) as f32) * 1.6) as i32 + 4;
-    let mut mask = Mat::zeros(rect.height, rect.width, core::CV_8UC1)?.to_mat()?;
-    for y in 0..rect.height {
-        for x in 0..rect.width {
-            if ids.contains(labels.at_2d::<i32>(rect.y + y, rect.x + x)?) {
-                *mask.at_2d_mut::<u8>(y, x)? = 255;
-            }
-        }
-    }
+    let mask = label_mask(labels, ids, rect)?;
     let (c_x, c_y) = (rect.width as f32 / 2.0, rect.height as f32 / 2.0);
     let h = side as f32 / 2.0;
     let (a, b, c, d) = (down[1], -down[0], down[0], down[1]);
@@ -202,16 +207,20 @@ fn deskewed(mask: &Mat) -> opencv::Result<Mat> {
 }
 
 /// Every index corner readable in the frame, best first, each glyph used once.
-/// Glyphs whose centre lies in `skip(centre)` are left out (cards already read from an outline).
+/// Glyphs inside the `read` quads (cards already read from an outline) are left out.
 /// Ranks are compared with `templates`, the suit pip with `suit_templates`.
 pub fn find_indices(
     frame: &Mat,
     templates: &GlyphTemplates,
     suit_templates: &GlyphTemplates,
     min_confidence: f32,
-    skip: impl Fn([f32; 2]) -> bool,
+    read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
-    let (labels, blobs, _ink) = glyph_blobs(frame, skip)?;
+    let inside = |p: [f32; 2]| {
+        let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
+        read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
+    };
+    let (labels, blobs, _ink) = glyph_blobs(frame, read, inside)?;
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
