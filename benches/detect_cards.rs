@@ -5,6 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
+use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::CardDetector;
 
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
@@ -63,6 +64,16 @@ fn bench(c: &mut Criterion) {
     let read = found.iter().filter(|d| d.card.is_some()).count();
     eprintln!("bench frame: {} cards found, {} read", found.len(), read);
     c.bench_function("detect_cards_1280x720_20_cards", |b| b.iter(|| detector.detect(&frame).unwrap()));
+    // Harder frames: the renderer's tables with cascades, fans, a hand and face-down cards, where
+    // the index search must look beyond the outlines. Eight seeds, timed one after another.
+    let mut renderer = Renderer::new();
+    let scenes: Vec<Mat> = (2_000_000..2_000_008)
+        .map(|seed| renderer.render(&random_scene(seed, &SceneOptions::default())).unwrap().image)
+        .collect();
+    c.bench_function("detect_cards_1280x720_synthetic_table", |b| {
+        let mut next = scenes.iter().cycle();
+        b.iter(|| detector.detect(next.next().unwrap()).unwrap())
+    });
 }
 
 criterion_group!(benches, bench);

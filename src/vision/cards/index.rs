@@ -36,11 +36,11 @@ struct Blob {
 /// Blobs whose centre passes `skip` are left out before the (costlier) paper test.
 fn glyph_blobs(
     frame: &Mat,
+    side: i32,
     blank: &[[[f32; 2]; 4]],
     skip: impl Fn([f32; 2]) -> bool,
 ) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
     let low = min_channel(frame)?;
-    let side = frame.rows().min(frame.cols());
     let block = ((side / 30).max(11)) | 1;
     let mut ink = Mat::default();
     imgproc::adaptive_threshold(
@@ -216,11 +216,84 @@ pub fn find_indices(
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
+    let Some(area) = unread_area(frame, read)? else {
+        return Ok(Vec::new());
+    };
+    let mut hits = search(
+        &Mat::roi(frame, area)?.try_clone()?,
+        frame.rows().min(frame.cols()),
+        templates,
+        suit_templates,
+        min_confidence,
+        &read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect::<Vec<_>>(),
+    )?;
+    for hit in &mut hits {
+        hit.bbox.x += area.x;
+        hit.bbox.y += area.y;
+    }
+    Ok(hits)
+}
+
+/// The part of the frame where paper is left once the read cards are taken away (with a
+/// margin), or `None` when there is none: the search labels every ink mark in what it is given.
+fn unread_area(frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Option<core::Rect>> {
+    let whole = core::Rect::new(0, 0, frame.cols(), frame.rows());
+    if read.is_empty() {
+        return Ok(Some(whole));
+    }
+    const K: i32 = 4;
+    let mut small = Mat::default();
+    let size = core::Size::new(frame.cols() / K, frame.rows() / K);
+    imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+    let low = min_channel(&small)?;
+    let level = f64::from(percentile(&low, 0.9)?) * 0.72;
+    let mut paper = Mat::default();
+    imgproc::threshold(&low, &mut paper, level, 255.0, imgproc::THRESH_BINARY)?;
+    for quad in read {
+        let pts = core::Vector::<core::Point>::from_iter(
+            quad.iter().map(|p| core::Point::new((p[0] / K as f32) as i32, (p[1] / K as f32) as i32)),
+        );
+        imgproc::fill_convex_poly(&mut paper, &pts, core::Scalar::all(0.0), imgproc::LINE_8, 0)?;
+        // The outline found lies a pixel or two off the card's edge: no sliver of it remains.
+        let rings = core::Vector::<core::Vector<core::Point>>::from_iter([pts]);
+        imgproc::polylines(&mut paper, &rings, true, core::Scalar::all(0.0), 3, imgproc::LINE_8, 0)?;
+    }
+    let mut opened = Mat::default();
+    let kernel =
+        imgproc::get_structuring_element(imgproc::MORPH_RECT, core::Size::new(3, 3), core::Point::new(-1, -1))?;
+    imgproc::morphology_ex(
+        &paper,
+        &mut opened,
+        imgproc::MORPH_OPEN,
+        &kernel,
+        core::Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        core::Scalar::all(0.0),
+    )?;
+    let r = imgproc::bounding_rect(&opened)?;
+    if r.width == 0 || r.height == 0 {
+        return Ok(None);
+    }
+    let pad = frame.rows().min(frame.cols()) / 20;
+    let grown = core::Rect::new(r.x * K - pad, r.y * K - pad, r.width * K + 2 * pad, r.height * K + 2 * pad);
+    Ok(Some(grown & whole))
+}
+
+/// The index search proper, in `frame` (a part of the whole frame, whose shorter side is `side`).
+fn search(
+    frame: &Mat,
+    side: i32,
+    templates: &GlyphTemplates,
+    suit_templates: &GlyphTemplates,
+    min_confidence: f32,
+    read: &[[[f32; 2]; 4]],
+) -> opencv::Result<Vec<IndexHit>> {
     let inside = |p: [f32; 2]| {
         let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
         read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
     };
-    let (labels, blobs, _ink) = glyph_blobs(frame, read, inside)?;
+    let (labels, blobs, _ink) = glyph_blobs(frame, side, read, inside)?;
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
