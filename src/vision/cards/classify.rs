@@ -355,12 +355,23 @@ impl GlyphTemplates {
     /// left must look like a "1" and the right like a "0". Returns, for the less certain of the
     /// two, its best similarity as that digit and its best as anything else.
     pub fn read_ten(&self, left: &GlyphFeature, right: &GlyphFeature) -> (f32, f32) {
+        let (one, zero) = self.read_ten_digits(left, right);
+        self.weaker(one, zero)
+    }
+
+    /// For the "1" and the "0" of a "10": the best similarity as that digit and as anything else.
+    pub fn read_ten_digits(&self, left: &GlyphFeature, right: &GlyphFeature) -> ((f32, f32), (f32, f32)) {
         let [one, zero] = [(left, 1u8), (right, 0)].map(|(glyph, digit)| {
             let own = self.best_similarity(glyph, |c| c == GlyphClass::Digit(digit));
             let other = self.best_similarity(glyph, |c| c != GlyphClass::Digit(digit));
             (own, other)
         });
-        if confidence(one.0, one.1) < confidence(zero.0, zero.1) { one } else { zero }
+        (one, zero)
+    }
+
+    /// Of two (best, runner-up) pairs, the less certain.
+    pub fn weaker(&self, a: (f32, f32), b: (f32, f32)) -> (f32, f32) {
+        if confidence(a.0, a.1) < confidence(b.0, b.1) { a } else { b }
     }
 
     /// The highest similarity of `glyph` to a template whose class passes `keep`.

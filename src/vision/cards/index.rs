@@ -165,7 +165,25 @@ fn read_ten(
         return Ok((0.0, 1.0));
     };
     let glyph = |b: &Blob| GlyphFeature::from_mask(&deskewed(&upright_mask(labels, &[b.id], b.rect, down)?)?);
-    Ok(templates.read_ten(&glyph(left)?, &glyph(right)?))
+    let (one, zero) = templates.read_ten_digits(&glyph(left)?, &glyph(right)?);
+    // A "1" drawn as a plain bar a few pixels wide is told by its shape better than by any
+    // template (enlarged from so few pixels, its steps dominate): then the "0" decides.
+    if is_bar(labels, left)? { Ok(zero) } else { Ok(templates.weaker(one, zero)) }
+}
+
+/// Whether a blob is a straight bar: long and thin, filling its tightest rotated rectangle.
+fn is_bar(labels: &Mat, blob: &Blob) -> opencv::Result<bool> {
+    let mask = label_mask(labels, &[blob.id], blob.rect)?;
+    let mut points = core::Vector::<core::Point>::new();
+    core::find_non_zero(&mask, &mut points)?;
+    if points.len() < 6 {
+        return Ok(false);
+    }
+    let rect = imgproc::min_area_rect(&points)?;
+    // Pixel centres: the rectangle through them is a pixel short each way.
+    let (w, h) = (rect.size.width + 1.0, rect.size.height + 1.0);
+    let (short, long) = (w.min(h), w.max(h));
+    Ok(long >= 4.0 * short && points.len() as f32 >= 0.6 * w * h)
 }
 
 /// Whether `glyph`, upright or turned over, is closer to a suit pip than `rank_best`.
@@ -385,4 +403,43 @@ fn search(
         out.push(hit);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blob_of(draw: impl Fn(&mut Mat)) -> (Mat, Blob) {
+        let mut ink = Mat::zeros(40, 40, core::CV_8UC1).unwrap().to_mat().unwrap();
+        draw(&mut ink);
+        let mut labels = Mat::default();
+        imgproc::connected_components(&ink, &mut labels, 8, core::CV_32S).unwrap();
+        let rect = imgproc::bounding_rect(&ink).unwrap();
+        (labels, Blob { id: 1, rect, centre: [0.0, 0.0], size: rect.width.max(rect.height) as f32 })
+    }
+
+    #[test]
+    fn a_thin_slanted_stroke_is_a_bar_and_a_ring_is_not() {
+        let white = core::Scalar::all(255.0);
+        let (labels, stroke) = blob_of(|m| {
+            imgproc::line(m, core::Point::new(18, 8), core::Point::new(21, 30), white, 2, imgproc::LINE_8, 0).unwrap()
+        });
+        assert!(is_bar(&labels, &stroke).unwrap());
+        let (labels, ring) = blob_of(|m| {
+            imgproc::ellipse(
+                m,
+                core::Point::new(20, 20),
+                core::Size::new(5, 10),
+                0.0,
+                0.0,
+                360.0,
+                white,
+                2,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap()
+        });
+        assert!(!is_bar(&labels, &ring).unwrap());
+    }
 }
