@@ -128,6 +128,7 @@ impl CardDetector {
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
         }
         self.add_loose_indices(frame, &mut out)?;
+        one_of_each(&mut out);
         Ok(out)
     }
 
@@ -225,6 +226,22 @@ impl CardDetector {
         };
         let confidence = rank_confidence * confidence(suit_score, suit_second);
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
+    }
+}
+
+/// A deck holds each card once: when one card is read in two places, the less confident reading
+/// is a misreading of some other card, and it is reported as unknown rather than guessed.
+/// (Two corners of one card were merged before this.)
+fn one_of_each(out: &mut [CardDetection]) {
+    for i in 0..out.len() {
+        let Some(card) = out[i].card else { continue };
+        let better = out
+            .iter()
+            .enumerate()
+            .any(|(j, d)| j != i && d.card == Some(card) && (d.confidence, j) > (out[i].confidence, i));
+        if better {
+            out[i].card = None;
+        }
     }
 }
 
@@ -923,6 +940,21 @@ mod tests {
             e.iter().sum::<f32>() / 4.0 < 6.0 && e.iter().all(|&x| x < 16.0)
         };
         assert!(quads.iter().any(|q| good(&q)), "{quads:?}");
+    }
+
+    #[test]
+    fn a_card_read_twice_keeps_only_its_surer_reading() {
+        let det = |card: &str, confidence: f32| CardDetection {
+            card: Some(card.parse().unwrap()),
+            face: Face::Up,
+            confidence,
+            quad: None,
+            index_boxes: Vec::new(),
+        };
+        let mut found = vec![det("5D", 0.7), det("QS", 0.9), det("5D", 0.8)];
+        one_of_each(&mut found);
+        let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
+        assert_eq!(cards, [None, Some("QS".into()), Some("5D".into())]);
     }
 
     #[test]
