@@ -512,7 +512,7 @@ fn draw_pip(suit: Suit, narrow: f32) -> opencv::Result<Mat> {
 /// flat-topped 3 of many card indices, which few text fonts have.
 fn push_digits(out: &mut Vec<(GlyphClass, GlyphFeature)>) -> opencv::Result<()> {
     let three = Rank::new(3).expect("3 is a rank");
-    for (width, stroke) in [(50, 10), (60, 12), (60, 16), (70, 14)] {
+    for (width, stroke) in [(50, 6), (60, 8), (50, 10), (60, 12), (60, 16), (70, 14)] {
         push_variants(out, GlyphClass::Rank(three), &draw_flat_three(width, stroke)?)?;
     }
     for aspect in [0.12f32, 0.2, 0.3] {
