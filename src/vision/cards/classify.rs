@@ -450,20 +450,8 @@ impl GlyphTemplates {
 
 fn push_variants(out: &mut Vec<(GlyphClass, GlyphFeature)>, class: GlyphClass, mask: &Mat) -> opencv::Result<()> {
     out.push((class, GlyphFeature::from_mask(mask)?));
-    let kernel =
-        imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, core::Size::new(5, 5), core::Point::new(-1, -1))?;
     for op in [imgproc::MORPH_DILATE, imgproc::MORPH_ERODE] {
-        let mut changed = Mat::default();
-        imgproc::morphology_ex(
-            mask,
-            &mut changed,
-            op,
-            &kernel,
-            core::Point::new(-1, -1),
-            1,
-            core::BORDER_CONSTANT,
-            core::Scalar::all(0.0),
-        )?;
+        let changed = super::detect::morph(mask, op, imgproc::MORPH_ELLIPSE, 5)?;
         if core::count_non_zero(&changed)? > 0 {
             out.push((class, GlyphFeature::from_mask(&crop_to_ink(&changed)?)?));
         }

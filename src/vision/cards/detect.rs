@@ -493,6 +493,16 @@ fn whiteness(bgr: &Mat) -> opencv::Result<Mat> {
     Ok(out)
 }
 
+/// A morphological operation `op` with a `shape` (MORPH_RECT, MORPH_ELLIPSE) `size` pixels
+/// across; outside the image counts as background.
+pub(crate) fn morph(mask: &Mat, op: i32, shape: i32, size: i32) -> opencv::Result<Mat> {
+    let kernel = imgproc::get_structuring_element(shape, core::Size::new(size, size), core::Point::new(-1, -1))?;
+    let mut out = Mat::default();
+    let anchor = core::Point::new(-1, -1);
+    imgproc::morphology_ex(mask, &mut out, op, &kernel, anchor, 1, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    Ok(out)
+}
+
 /// The per-pixel minimum of B, G and R: ink of any colour is dark in it, white paper is bright.
 pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
     let mut channels = core::Vector::<Mat>::new();
@@ -684,31 +694,10 @@ fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
         core::Point::new(0, 0),
     )?;
     let k = size.max(3) | 1;
-    let kernel =
-        imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, core::Size::new(k, k), core::Point::new(-1, -1))?;
-    let mut opened = Mat::default();
-    imgproc::morphology_ex(
-        &solid,
-        &mut opened,
-        imgproc::MORPH_OPEN,
-        &kernel,
-        core::Point::new(-1, -1),
-        1,
-        core::BORDER_CONSTANT,
-        core::Scalar::all(0.0),
-    )?;
+    let opened = morph(&solid, imgproc::MORPH_OPEN, imgproc::MORPH_ELLIPSE, k)?;
     // The opening rounds the card's corners off; growing it back inside the solid mask restores
     // them while specks further out stay cut.
-    let mut grown = Mat::default();
-    imgproc::dilate(
-        &opened,
-        &mut grown,
-        &kernel,
-        core::Point::new(-1, -1),
-        1,
-        core::BORDER_CONSTANT,
-        core::Scalar::all(0.0),
-    )?;
+    let grown = morph(&opened, imgproc::MORPH_DILATE, imgproc::MORPH_ELLIPSE, k)?;
     let mut opened = Mat::default();
     core::bitwise_and(&grown, &solid, &mut opened, &core::no_array())?;
     let mut padded = Mat::default();

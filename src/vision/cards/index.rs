@@ -5,7 +5,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink};
-use super::detect::{label_mask, min_channel, percentile};
+use super::detect::{label_mask, min_channel, morph, percentile};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -276,19 +276,7 @@ fn unread_area(frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Option<cor
         let rings = core::Vector::<core::Vector<core::Point>>::from_iter([pts]);
         imgproc::polylines(&mut paper, &rings, true, core::Scalar::all(0.0), 3, imgproc::LINE_8, 0)?;
     }
-    let mut opened = Mat::default();
-    let kernel =
-        imgproc::get_structuring_element(imgproc::MORPH_RECT, core::Size::new(3, 3), core::Point::new(-1, -1))?;
-    imgproc::morphology_ex(
-        &paper,
-        &mut opened,
-        imgproc::MORPH_OPEN,
-        &kernel,
-        core::Point::new(-1, -1),
-        1,
-        core::BORDER_CONSTANT,
-        core::Scalar::all(0.0),
-    )?;
+    let opened = morph(&paper, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 3)?;
     let r = imgproc::bounding_rect(&opened)?;
     if r.width == 0 || r.height == 0 {
         return Ok(None);
