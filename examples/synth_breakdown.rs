@@ -1,5 +1,6 @@
 //! Where the card reader goes wrong on synthetic tables: per readable card, read right / misread /
-//! missed, by path (outline or loose index), and what the false readings were.
+//! missed, by path (outline or loose index), and what the false readings were:
+//! `cargo run --release --example synth_breakdown -- [SCENES] [FIRST_SEED] [v]` (v lists each one).
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::CardDetector;
 
