@@ -16,10 +16,6 @@ use rand_chacha::ChaCha8Rng;
 fn calibrate(renderer: &mut Renderer, seed: u64, style: &BackStyle) -> BackProfile {
     let photo = renderer.render(&back_photo_scene(seed, style)).unwrap().image;
     let cards: Vec<Mat> = card_in_photo(&photo).unwrap().into_iter().collect();
-    if std::env::var("BACK_DUMP").is_ok() {
-        let name = format!("/tmp/cb-dump/calibration-{seed}.png");
-        opencv::imgcodecs::imwrite(&name, &cards[0], &opencv::core::Vector::new()).unwrap();
-    }
     BackProfile::from_cards(&cards).unwrap().expect("the photo shows the back")
 }
 
@@ -77,12 +73,6 @@ fn main() {
                     };
                     let card = rectify(&rendered.image, &quad).unwrap();
                     let s = profile.similarity(&card).unwrap();
-                    if std::env::var("BACK_DUMP").is_ok() && !truth.face_up && is_same && s < 0.72 {
-                        let d = card_referee::vision::cards::back::BackDescriptor::of_card(&card).unwrap();
-                        eprintln!("style {style_seed} seed {seed} s {s:.3} parts {:?}", profile.descriptor.parts(&d));
-                        let name = format!("/tmp/cb-dump/{style_seed}-{seed}-{:.0}-{:.0}.png", c[0], c[1]);
-                        opencv::imgcodecs::imwrite(&name, &card, &opencv::core::Vector::new()).unwrap();
-                    }
                     match (truth.face_up, is_same) {
                         (true, true) => faces.push(s),
                         (false, true) => same.push(s),

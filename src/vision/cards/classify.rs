@@ -184,6 +184,11 @@ fn fast_atan2(y: f32, x: f32) -> f32 {
 /// Beyond this difference in log-aspect a template cannot win (its aspect factor is below 1/3).
 const FAR_ASPECT: f32 = 0.75;
 
+/// Of two (best, runner-up) pairs, the less certain.
+pub fn weaker(a: (f32, f32), b: (f32, f32)) -> (f32, f32) {
+    if confidence(a.0, a.1) < confidence(b.0, b.1) { a } else { b }
+}
+
 /// How much a difference in aspect lowers a similarity: 1 for equal aspects.
 fn aspect_factor(a: f32, b: f32) -> f32 {
     (-(a / b).ln().abs() * 1.5).exp()
@@ -356,7 +361,7 @@ impl GlyphTemplates {
     /// two, its best similarity as that digit and its best as anything else.
     pub fn read_ten(&self, left: &GlyphFeature, right: &GlyphFeature) -> (f32, f32) {
         let (one, zero) = self.read_ten_digits(left, right);
-        self.weaker(one, zero)
+        weaker(one, zero)
     }
 
     /// For the "1" and the "0" of a "10": the best similarity as that digit and as anything else.
@@ -367,11 +372,6 @@ impl GlyphTemplates {
             (own, other)
         });
         (one, zero)
-    }
-
-    /// Of two (best, runner-up) pairs, the less certain.
-    pub fn weaker(&self, a: (f32, f32), b: (f32, f32)) -> (f32, f32) {
-        if confidence(a.0, a.1) < confidence(b.0, b.1) { a } else { b }
     }
 
     /// The highest similarity of `glyph` to a template whose class passes `keep`.

@@ -143,7 +143,7 @@ impl CardDetector {
             let Some(q) = d.quad.filter(|_| d.card.is_none()) else { return true };
             let mut cards: Vec<Card> =
                 hits.iter().filter(|h| inside(&q, box_centre(&h.bbox))).map(|h| h.card).collect();
-            cards.sort_by_key(|c| c.to_string());
+            cards.sort();
             cards.dedup();
             cards.len() < 2
         });
@@ -365,11 +365,7 @@ fn glyphs_in_patch(patch: &Mat) -> opencv::Result<Option<CornerGlyphs>> {
     let (pw, ph) = (patch.cols(), patch.rows());
     let mut blobs = Vec::new();
     for i in 1..n {
-        let x = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
-        let y = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
-        let w = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
-        let h = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
-        let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+        let (core::Rect { x, y, width: w, height: h }, area) = component(&stats, i)?;
         let touches_edge = x == 0 || y == 0 || x + w >= pw || y + h >= ph;
         if touches_edge || h < ph / 14 || area < 25 || w > pw * 9 / 10 {
             continue;
@@ -442,6 +438,19 @@ pub(crate) fn label_mask(labels: &Mat, ids: &[i32], rect: core::Rect) -> opencv:
     Ok(mask)
 }
 
+/// The bounding box and pixel count of component `i` in the stats of
+/// `connected_components_with_stats`.
+pub(crate) fn component(stats: &Mat, i: i32) -> opencv::Result<(core::Rect, i32)> {
+    let at = |field: i32| stats.at_2d::<i32>(i, field).copied();
+    let rect = core::Rect::new(
+        at(imgproc::CC_STAT_LEFT)?,
+        at(imgproc::CC_STAT_TOP)?,
+        at(imgproc::CC_STAT_WIDTH)?,
+        at(imgproc::CC_STAT_HEIGHT)?,
+    );
+    Ok((rect, at(imgproc::CC_STAT_AREA)?))
+}
+
 /// Whether the ink pixels of a BGR patch are red rather than black or grey.
 fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
     let m = core::mean(patch, ink)?;
@@ -478,18 +487,16 @@ fn above_surroundings(channel: &Mat) -> opencv::Result<Mat> {
 
 /// Per pixel, how white: the minimum channel less the spread between channels (2 min - max).
 /// White card stock stays bright; a pale but tinted table (pink, beige, pale green) drops.
-fn whiteness(bgr: &Mat) -> opencv::Result<Mat> {
+/// `low` is the image's `min_channel`.
+fn whiteness(bgr: &Mat, low: &Mat) -> opencv::Result<Mat> {
     let mut channels = core::Vector::<Mat>::new();
     core::split(bgr, &mut channels)?;
-    let (b, g, r) = (channels.get(0)?, channels.get(1)?, channels.get(2)?);
-    let (mut lo, mut hi, mut t) = (Mat::default(), Mat::default(), Mat::default());
-    core::min(&b, &g, &mut t)?;
-    core::min(&t, &r, &mut lo)?;
-    core::max(&b, &g, &mut t)?;
-    core::max(&t, &r, &mut hi)?;
+    let (mut hi, mut t) = (Mat::default(), Mat::default());
+    core::max(&channels.get(0)?, &channels.get(1)?, &mut t)?;
+    core::max(&t, &channels.get(2)?, &mut hi)?;
     let mut out = Mat::default();
-    // Saturating 8-bit arithmetic: 2 lo - hi, clamped at 0.
-    core::add_weighted(&lo, 2.0, &hi, -1.0, 0.0, &mut out, -1)?;
+    // Saturating 8-bit arithmetic: 2 low - hi, clamped at 0.
+    core::add_weighted(low, 2.0, &hi, -1.0, 0.0, &mut out, -1)?;
     Ok(out)
 }
 
@@ -546,7 +553,7 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
     let mut gray = Mat::default();
     imgproc::cvt_color_def(&small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
     let small_low = min_channel(&small)?;
-    let small_white = whiteness(&small)?;
+    let small_white = whiteness(&small, &small_low)?;
     let small_local = above_surroundings(&small_white)?;
     let small_area = f64::from(small.rows()) * f64::from(small.cols());
     let mut outlines: Vec<Outline> = Vec::new();
@@ -608,9 +615,8 @@ fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> opencv::Resul
         imgproc::INTER_AREA,
     )?;
     let mask = otsu_mask(&patch)?.0;
-    let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { repadded(&mask)? };
-    let back =
-        |q: [[f32; 2]; 4]| q.map(|p| [(p[0] - PAD as f32) * k + roi.x as f32, (p[1] - PAD as f32) * k + roi.y as f32]);
+    let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { mask };
+    let back = |q: [[f32; 2]; 4]| q.map(|p| [p[0] * k + roi.x as f32, p[1] * k + roi.y as f32]);
     let min_area = f64::from((short / k).powi(2)) * 0.5;
     let found = quads_in_mask(&mask, min_area)?.into_iter().map(|o| back(o.quad)).find(|q| same_card(q, quad));
     Ok(found.unwrap_or(*quad))
@@ -669,22 +675,15 @@ pub(crate) fn percentile(image: &Mat, q: f64) -> opencv::Result<u8> {
     Ok(255)
 }
 
-/// Fills every outer contour of a mask (the dark picture of a court card stops mattering),
-/// then opens it with a square of `size` pixels (separable, so fast): specks of table clinging to the card come off.
-/// The result is padded again by `PAD`, as `quads_in_mask` expects.
+/// Fills every outer contour of a (padded) mask, so that the dark picture of a court card stops
+/// mattering, then opens it with a disc of `size` pixels: specks of table clinging to the card
+/// come off. The opening rounds the card's corners off; growing it back inside the filled mask
+/// restores them while specks further out stay cut.
 fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
-    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
-    imgproc::find_contours(
-        mask,
-        &mut contours,
-        imgproc::RETR_EXTERNAL,
-        imgproc::CHAIN_APPROX_SIMPLE,
-        core::Point::new(0, 0),
-    )?;
     let mut solid = Mat::zeros(mask.rows(), mask.cols(), core::CV_8UC1)?.to_mat()?;
     imgproc::draw_contours(
         &mut solid,
-        &contours,
+        &outer_contours(mask)?,
         -1,
         core::Scalar::all(255.0),
         -1,
@@ -695,33 +694,23 @@ fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
     )?;
     let k = size.max(3) | 1;
     let opened = morph(&solid, imgproc::MORPH_OPEN, imgproc::MORPH_ELLIPSE, k)?;
-    // The opening rounds the card's corners off; growing it back inside the solid mask restores
-    // them while specks further out stay cut.
     let grown = morph(&opened, imgproc::MORPH_DILATE, imgproc::MORPH_ELLIPSE, k)?;
-    let mut opened = Mat::default();
-    core::bitwise_and(&grown, &solid, &mut opened, &core::no_array())?;
-    let mut padded = Mat::default();
-    core::copy_make_border(&opened, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
-    Ok(padded)
+    let mut restored = Mat::default();
+    core::bitwise_and(&grown, &solid, &mut restored, &core::no_array())?;
+    Ok(restored)
 }
 
-/// A padded mask padded once more, as `solid_opened` leaves it.
-fn repadded(mask: &Mat) -> opencv::Result<Mat> {
-    let mut padded = Mat::default();
-    core::copy_make_border(mask, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
-    Ok(padded)
+/// The outer contours of a mask.
+fn outer_contours(mask: &Mat) -> opencv::Result<core::Vector<core::Vector<core::Point>>> {
+    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
+    let origin = core::Point::new(0, 0);
+    imgproc::find_contours(mask, &mut contours, imgproc::RETR_EXTERNAL, imgproc::CHAIN_APPROX_SIMPLE, origin)?;
+    Ok(contours)
 }
 
 /// The outer contours of a (padded) mask that are card-shaped quads of at least `min_area`.
 fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
-    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
-    imgproc::find_contours(
-        mask,
-        &mut contours,
-        imgproc::RETR_EXTERNAL,
-        imgproc::CHAIN_APPROX_SIMPLE,
-        core::Point::new(0, 0),
-    )?;
+    let contours = outer_contours(mask)?;
     let mut quads = Vec::new();
     for contour in contours.iter() {
         let area = imgproc::contour_area(&contour, false)?;

@@ -4,8 +4,8 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink};
-use super::detect::{label_mask, min_channel, morph, percentile};
+use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink, weaker};
+use super::detect::{component, label_mask, min_channel, morph, percentile};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -66,11 +66,7 @@ fn glyph_blobs(
     let max_size = side as f32 * 0.12;
     let mut blobs = Vec::new();
     for i in 1..n {
-        let x = *stats.at_2d::<i32>(i, imgproc::CC_STAT_LEFT)?;
-        let y = *stats.at_2d::<i32>(i, imgproc::CC_STAT_TOP)?;
-        let w = *stats.at_2d::<i32>(i, imgproc::CC_STAT_WIDTH)?;
-        let h = *stats.at_2d::<i32>(i, imgproc::CC_STAT_HEIGHT)?;
-        let area = *stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?;
+        let (core::Rect { x, y, width: w, height: h }, area) = component(&stats, i)?;
         let size = w.max(h) as f32;
         if size < 7.0 || size > max_size || area < 18 {
             continue;
@@ -168,7 +164,7 @@ fn read_ten(
     let (one, zero) = templates.read_ten_digits(&glyph(left)?, &glyph(right)?);
     // A "1" drawn as a plain bar a few pixels wide is told by its shape better than by any
     // template (enlarged from so few pixels, its steps dominate): then the "0" decides.
-    if is_bar(labels, left)? { Ok(zero) } else { Ok(templates.weaker(one, zero)) }
+    if is_bar(labels, left)? { Ok(zero) } else { Ok(weaker(one, zero)) }
 }
 
 /// Whether a blob is a straight bar: long and thin, filling its tightest rotated rectangle.
