@@ -99,15 +99,11 @@ impl CardDetector {
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
         for quad in find_card_quads(frame, self.config.min_card_area)? {
-            let mut readings = Vec::new();
-            let mut boxes = Vec::new();
-            for corner in [Corner::TopLeft, Corner::BottomRight] {
-                let patch = corner_patch_in_frame(frame, &quad, corner)?;
-                if let Some((reading, rect)) = self.read_patch(&patch)? {
-                    readings.push(reading);
-                    boxes.push(box_in_image(&quad, &rect, corner));
-                }
+            if let Some(pair) = self.split_pair(frame, &quad)? {
+                out.extend(pair);
+                continue;
             }
+            let (readings, boxes) = self.read_outline(frame, &quad)?;
             let paper = paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?;
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
@@ -130,6 +126,57 @@ impl CardDetector {
         self.add_loose_indices(frame, &mut out)?;
         one_of_each(&mut out);
         Ok(out)
+    }
+
+    /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
+    fn read_outline(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+        let mut readings = Vec::new();
+        let mut boxes = Vec::new();
+        for corner in [Corner::TopLeft, Corner::BottomRight] {
+            let patch = corner_patch_in_frame(frame, quad, corner)?;
+            if let Some((reading, rect)) = self.read_patch(&patch)? {
+                readings.push(reading);
+                boxes.push(box_in_image(quad, &rect, corner));
+            }
+        }
+        Ok((readings, boxes))
+    }
+
+    /// Two cards lying the same way and overlapping end to end make one long outline. Each end
+    /// is read as a card of its own (a card's length measured from the outline's short side);
+    /// when the two ends read two different cards, they are two cards. A single card seen
+    /// slanted reads the same card at both ends and stays one.
+    fn split_pair(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Option<[CardDetection; 2]>> {
+        let (short, long) = side_lengths(quad);
+        if long < 1.7 * short {
+            return Ok(None);
+        }
+        let length = short * CARD_H as f32 / CARD_W as f32;
+        let towards = |from: [f32; 2], to: [f32; 2]| {
+            let k = length / dist(from, to).max(1.0);
+            [from[0] + (to[0] - from[0]) * k, from[1] + (to[1] - from[1]) * k]
+        };
+        let [a, b, c, d] = *quad;
+        let ends = [[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]];
+        let mut found = Vec::new();
+        for end in ends {
+            let (readings, boxes) = self.read_outline(frame, &end)?;
+            let (card, confidence) = combine(&readings, self.config.min_confidence);
+            let Some(card) = card else {
+                return Ok(None);
+            };
+            found.push(CardDetection {
+                card: Some(card),
+                face: Face::Up,
+                confidence,
+                quad: Some(end),
+                index_boxes: boxes,
+            });
+        }
+        Ok(match <[CardDetection; 2]>::try_from(found) {
+            Ok(pair) if pair[0].card != pair[1].card => Some(pair),
+            _ => None,
+        })
     }
 
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
@@ -864,6 +911,48 @@ fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_cards_overlapping_end_to_end_are_read_as_two() {
+        use crate::render::face::{BackStyle, FaceStyle};
+        use crate::render::scene::{CARD_MM, Camera};
+        use crate::render::table::{Lighting, TableKind};
+        use crate::render::{PlacedCard, Renderer, Scene};
+        let size = core::Size::new(1280, 720);
+        // Lying the same way, the second card over the first's far half (as the renderer lays a
+        // cascade: along the cards' length).
+        let angle: f64 = 0.3;
+        let along = |card: &str, k: f64| PlacedCard {
+            card: card.parse().unwrap(),
+            face_up: true,
+            centre: Pt::new(-k * angle.sin(), k * angle.cos()),
+            angle,
+        };
+        let scene = Scene {
+            camera: Camera::overhead(size, Pt::new(0.0, 0.0), 700.0, 0.1, 0.0),
+            table: TableKind::GreenFelt,
+            table_seed: 4,
+            lighting: Lighting::default(),
+            cards: vec![along("6H", 0.0), along("9D", 0.45 * CARD_MM.1)],
+            hand: None,
+            face_style: FaceStyle::default(),
+            back_style: BackStyle::default(),
+            blur_sigma: 0.6,
+            noise_sigma: 2.0,
+            noise_seed: 1,
+        };
+        let frame = Renderer::new().render(&scene).unwrap().image;
+        let mut read: Vec<String> = CardDetector::new()
+            .unwrap()
+            .detect(&frame)
+            .unwrap()
+            .iter()
+            .filter_map(|d| d.card)
+            .map(|c| c.to_string())
+            .collect();
+        read.sort();
+        assert_eq!(read, ["6H", "9D"]);
+    }
 
     #[test]
     fn quads_start_on_a_short_side_and_run_clockwise() {
