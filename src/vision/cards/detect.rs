@@ -98,7 +98,24 @@ impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
-        for quad in find_card_quads(frame, self.config.min_card_area)? {
+        let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
+        for quad in cascades {
+            for mut end in self.split_pair(frame, &quad)?.into_iter().flatten() {
+                // The end card lying under the others shows only a strip: its card-long quad
+                // would hide the strips of the cards between from the index search.
+                let Some(q) = end.quad else { continue };
+                let inner = corner_patch_in_frame(frame, &q, Corner::BottomRight)?;
+                let far = corner_patch_in_frame(frame, &q, Corner::TopLeft)?;
+                let whole = [self.read_patch(&inner)?, self.read_patch(&far)?]
+                    .iter()
+                    .all(|r| r.is_some_and(|(r, _)| Some(r.card) == end.card));
+                if !whole {
+                    end.quad = None;
+                }
+                out.push(end);
+            }
+        }
+        for quad in cards {
             if let Some(pair) = self.split_pair(frame, &quad)? {
                 out.extend(pair);
                 continue;
@@ -142,10 +159,11 @@ impl CardDetector {
         Ok((readings, boxes))
     }
 
-    /// Two cards lying the same way and overlapping end to end make one long outline. Each end
-    /// is read as a card of its own (a card's length measured from the outline's short side);
-    /// when the two ends read two different cards, they are two cards. A single card seen
-    /// slanted reads the same card at both ends and stays one.
+    /// Cards lying the same way and overlapping end to end (a pair, a cascade) make one long
+    /// outline. Each end is read as a card of its own (a card's length measured from the
+    /// outline's short side) by its outer corner; when the two ends read two different cards,
+    /// they are two cards. A single card seen slanted reads the same card at both ends and stays
+    /// one. The cards between the ends of a cascade are left to the loose index search.
     fn split_pair(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Option<[CardDetection; 2]>> {
         let (short, long) = side_lengths(quad);
         if long < 1.7 * short {
@@ -159,18 +177,20 @@ impl CardDetector {
         let [a, b, c, d] = *quad;
         let ends = [[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]];
         let mut found = Vec::new();
-        for end in ends {
-            let (readings, boxes) = self.read_outline(frame, &end)?;
-            let (card, confidence) = combine(&readings, self.config.min_confidence);
-            let Some(card) = card else {
+        for (end, corner) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]) {
+            let patch = corner_patch_in_frame(frame, &end, corner)?;
+            let Some((reading, rect)) = self.read_patch(&patch)? else {
                 return Ok(None);
             };
+            if reading.confidence < self.config.min_confidence {
+                return Ok(None);
+            }
             found.push(CardDetection {
-                card: Some(card),
+                card: Some(reading.card),
                 face: Face::Up,
-                confidence,
+                confidence: reading.confidence,
                 quad: Some(end),
-                index_boxes: boxes,
+                index_boxes: vec![box_in_image(&end, &rect, corner)],
             });
         }
         Ok(match <[CardDetection; 2]>::try_from(found) {
@@ -218,9 +238,11 @@ impl CardDetector {
             // (or the corner of an outline already read).
             let reach = 16.0 * hit.size;
             let twin = kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
-                || out
-                    .iter()
-                    .any(|d| d.card == Some(hit.card) && d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach));
+                || out.iter().any(|d| {
+                    d.card == Some(hit.card)
+                        && (d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach)
+                            || d.index_boxes.iter().any(|b| dist([b[0] as f32, b[1] as f32], centre) < reach))
+                });
             if !twin {
                 kept.push(hit);
             }
@@ -589,6 +611,12 @@ fn paper_fraction(card: &Mat) -> opencv::Result<f64> {
 /// too, and each mask is also opened a little to cut thin bridges (fibres, edges of glare).
 /// Quads found in several masks count once.
 pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    Ok(find_outlines(frame, min_area_fraction)?.0)
+}
+
+/// The card outlines of a frame (see `find_card_quads`), and the outlines too long for one card
+/// that may be several lying end to end (a cascade): these hold no card outline.
+fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<[[f32; 2]; 4]>, Vec<[[f32; 2]; 4]>)> {
     // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
     // each is then refined at full resolution.
     let scale = (frame.cols().max(frame.rows()) / 640).max(1);
@@ -620,17 +648,25 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
             }
         }
     }
-    let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().map(|o| o.quad).collect();
+    let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
     drop_nested(&mut quads);
+    let cascades: Vec<[[f32; 2]; 4]> = outlines
+        .iter()
+        .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
+        .map(|o| o.quad)
+        .collect();
     let k = scale as f32;
-    let mut out = Vec::with_capacity(quads.len());
-    for quad in quads {
-        let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
-        let full = quad.map(|p| [p[0] * k, p[1] * k]);
-        // A clean outline needs refining only to regain the resolution lost to downscaling.
-        out.push(if clean && scale == 1 { full } else { refine_quad(frame, &full, !clean)? });
-    }
-    Ok(out)
+    let refined = |quads: Vec<[[f32; 2]; 4]>| -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+        let mut out = Vec::with_capacity(quads.len());
+        for quad in quads {
+            let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
+            let full = quad.map(|p| [p[0] * k, p[1] * k]);
+            // A clean outline needs refining only to regain the resolution lost to downscaling.
+            out.push(if clean && scale == 1 { full } else { refine_quad(frame, &full, !clean)? });
+        }
+        Ok(out)
+    };
+    Ok((refined(quads)?, refined(cascades)?))
 }
 
 /// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
@@ -801,7 +837,8 @@ fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<O
     let quad_perimeter = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).sum::<f32>();
     let fill = area / f64::from(short * long);
     let clean = (0.92..=1.04).contains(&fill) && perimeter < 1.12 * f64::from(quad_perimeter);
-    Ok((1.1..=2.1).contains(&(long / short.max(1.0))).then_some(Outline { quad, clean }))
+    let ratio = long / short.max(1.0);
+    Ok((1.1..=4.0).contains(&ratio).then_some(Outline { quad, clean, long: ratio > 2.1 }))
 }
 
 /// A card outline found in a mask, and whether its contour was exactly that quad.
@@ -809,6 +846,8 @@ fn card_quad(contour: &core::Vector<core::Point>, area: f64) -> opencv::Result<O
 struct Outline {
     quad: [[f32; 2]; 4],
     clean: bool,
+    /// Too long for one card: maybe several lying end to end.
+    long: bool,
 }
 
 fn box_centre(b: &core::Rect) -> [f32; 2] {
@@ -912,28 +951,31 @@ fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32
 mod tests {
     use super::*;
 
-    #[test]
-    fn two_cards_overlapping_end_to_end_are_read_as_two() {
+    /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
+    /// than the one below it.
+    fn read_end_to_end(cards: &[&str], step: f64) -> Vec<String> {
         use crate::render::face::{BackStyle, FaceStyle};
         use crate::render::scene::{CARD_MM, Camera};
         use crate::render::table::{Lighting, TableKind};
         use crate::render::{PlacedCard, Renderer, Scene};
         let size = core::Size::new(1280, 720);
-        // Lying the same way, the second card over the first's far half (as the renderer lays a
-        // cascade: along the cards' length).
+        // Laid as the renderer lays a cascade: along the cards' length.
         let angle: f64 = 0.3;
-        let along = |card: &str, k: f64| PlacedCard {
-            card: card.parse().unwrap(),
-            face_up: true,
-            centre: Pt::new(-k * angle.sin(), k * angle.cos()),
-            angle,
-        };
+        let placed = cards.iter().enumerate().map(|(i, card)| {
+            let k = step * CARD_MM.1 * i as f64;
+            PlacedCard {
+                card: card.parse().unwrap(),
+                face_up: true,
+                centre: Pt::new(-k * angle.sin(), k * angle.cos()),
+                angle,
+            }
+        });
         let scene = Scene {
             camera: Camera::overhead(size, Pt::new(0.0, 0.0), 700.0, 0.1, 0.0),
             table: TableKind::GreenFelt,
             table_seed: 4,
             lighting: Lighting::default(),
-            cards: vec![along("6H", 0.0), along("9D", 0.45 * CARD_MM.1)],
+            cards: placed.collect(),
             hand: None,
             face_style: FaceStyle::default(),
             back_style: BackStyle::default(),
@@ -942,16 +984,26 @@ mod tests {
             noise_seed: 1,
         };
         let frame = Renderer::new().render(&scene).unwrap().image;
-        let mut read: Vec<String> = CardDetector::new()
-            .unwrap()
-            .detect(&frame)
-            .unwrap()
-            .iter()
-            .filter_map(|d| d.card)
-            .map(|c| c.to_string())
-            .collect();
+        let found = CardDetector::new().unwrap().detect(&frame).unwrap();
+        let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
         read.sort();
-        assert_eq!(read, ["6H", "9D"]);
+        read
+    }
+
+    #[test]
+    fn two_cards_overlapping_end_to_end_are_read_as_two() {
+        // One long outline: read as one card, the first card's index gave a queen.
+        assert_eq!(read_end_to_end(&["6H", "9D"], 0.45), ["6H", "9D"]);
+    }
+
+    #[test]
+    fn a_cascade_is_read_at_both_ends_and_its_strips_still_searched() {
+        // The ends come from the long outline; the strips between are left to the loose index
+        // search (which, at this size, reads the 8 of clubs and misses the king).
+        let read = read_end_to_end(&["4S", "8C", "KD", "7H"], 0.25);
+        for card in ["4S", "7H", "8C"] {
+            assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
+        }
     }
 
     #[test]
