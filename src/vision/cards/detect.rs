@@ -9,6 +9,10 @@ use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
+/// Frames narrower than this (on their longer side) get their loose index search at twice
+/// the size.
+const SMALL_FRAME: i32 = 1000;
+
 /// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
 pub const CARD_W: i32 = 250;
 pub const CARD_H: i32 = 350;
@@ -145,6 +149,27 @@ impl CardDetector {
         Ok(out)
     }
 
+    /// The index corners readable outside the `read` outlines (see `find_indices`). A small
+    /// frame (under `SMALL_FRAME` pixels across) is searched at twice its size: its glyphs are
+    /// too few pixels for their masks to keep their shape, and doubled it still costs less than
+    /// a camera frame.
+    fn loose_indices(&self, frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Vec<IndexHit>> {
+        let min = self.config.min_loose_confidence;
+        if frame.cols().max(frame.rows()) >= SMALL_FRAME {
+            return find_indices(frame, &self.templates, &self.suit_templates, min, read);
+        }
+        let mut big = Mat::default();
+        imgproc::resize(frame, &mut big, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
+        let doubled: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
+        let mut hits = find_indices(&big, &self.templates, &self.suit_templates, min, &doubled)?;
+        for hit in &mut hits {
+            let b = hit.bbox;
+            hit.bbox = core::Rect::new(b.x / 2, b.y / 2, (b.width + 1) / 2, (b.height + 1) / 2);
+            hit.size /= 2.0;
+        }
+        Ok(hits)
+    }
+
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
     fn read_outline(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
         let mut readings = Vec::new();
@@ -203,7 +228,7 @@ impl CardDetector {
     /// Two corners of one card (same reading, opposite directions) count once.
     fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
         let read: Vec<[[f32; 2]; 4]> = out.iter().filter(|d| d.card.is_some()).filter_map(|d| d.quad).collect();
-        let hits = find_indices(frame, &self.templates, &self.suit_templates, self.config.min_loose_confidence, &read)?;
+        let hits = self.loose_indices(frame, &read)?;
         // An unread outline holding indices of two different cards is a group of overlapping
         // cards taken for one: it goes, and the indices speak for the cards.
         out.retain(|d| {
