@@ -151,6 +151,50 @@ fn edge_histogram(p: &[f32]) -> Vec<f32> {
     hist
 }
 
+/// A spade or a club, told by the outline of the pip itself, or `None` when it is not clear.
+/// Templates confuse the two when a small pip is blurred into one blob, but two traits survive:
+/// a spade rises to a point (its top rows are narrow), a club's top lobe is round (its top rows
+/// are a third of the pip's width or more); and a club's side lobes stand out of its waist in a
+/// sudden shoulder, while a spade widens steadily. Only when both traits agree is it said.
+pub fn spade_or_club(glyph: &GlyphFeature) -> Option<Suit> {
+    let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
+    if glyph.pixels.len() != w * h {
+        return None;
+    }
+    let peak = glyph.pixels.iter().copied().fold(0.0f32, f32::max);
+    if peak <= 0.0 {
+        return None;
+    }
+    let widths: Vec<f32> =
+        (0..h).map(|y| glyph.pixels[y * w..][..w].iter().filter(|&&v| v > 0.5 * peak).count() as f32).collect();
+    let widest = widths.iter().copied().fold(1.0f32, f32::max);
+    let top = (widths[1] + widths[2] + widths[3]) / 3.0 / widest;
+    let shoulder = (4..h * 5 / 7).map(|y| widths[y + 2] - widths[y]).fold(0.0f32, f32::max) / widest;
+    if top >= 0.28 && shoulder >= 0.28 {
+        Some(Suit::Clubs)
+    } else if top <= 0.25 && shoulder <= 0.22 {
+        Some(Suit::Spades)
+    } else {
+        None
+    }
+}
+
+/// A black suit read by the templates, checked against the pip's own outline
+/// (`spade_or_club`): where the outline clearly says the other black suit, that suit is taken,
+/// with the runner-up's similarity as its best and no margin.
+pub fn check_black_suit(glyph: &GlyphFeature, read: (Suit, f32, f32)) -> (Suit, f32, f32) {
+    let (suit, _, second) = read;
+    let other = match suit {
+        Suit::Spades => Suit::Clubs,
+        Suit::Clubs => Suit::Spades,
+        _ => return read,
+    };
+    match spade_or_club(glyph) {
+        Some(shape) if shape == other => (other, second, second),
+        _ => read,
+    }
+}
+
 /// Turns a best similarity and the runner-up's into a 0..1 confidence: high when the best
 /// template fits well and clearly better than any other class.
 pub fn confidence(best: f32, second: f32) -> f32 {
@@ -602,6 +646,40 @@ mod tests {
 
     fn templates() -> GlyphTemplates {
         GlyphTemplates::builtin().unwrap()
+    }
+
+    /// A pip of the renderer's design, `size` pixels tall, as a glyph.
+    fn rendered_pip(suit: Suit, size: f64) -> GlyphFeature {
+        use crate::render::geometry::Pt;
+        let side = (size * 1.4) as i32;
+        let mut canvas = Mat::zeros(side, side, core::CV_8UC1).unwrap().to_mat().unwrap();
+        let centre = Pt::new(f64::from(side) / 2.0, f64::from(side) / 2.0);
+        crate::render::face::draw_pip(&mut canvas, suit, centre, size, false, core::Scalar::all(255.0)).unwrap();
+        let mut mask = Mat::default();
+        imgproc::threshold(&canvas, &mut mask, 127.0, 255.0, imgproc::THRESH_BINARY).unwrap();
+        GlyphFeature::from_mask(&crop_to_ink(&mask).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_pips_outline_tells_a_spade_from_a_club() {
+        for narrow in [0.8f32, 1.0] {
+            for suit in [Suit::Spades, Suit::Clubs] {
+                let drawn = GlyphFeature::from_mask(&draw_pip(suit, narrow).unwrap()).unwrap();
+                assert_eq!(spade_or_club(&drawn), Some(suit), "drawn {suit:?} at {narrow}");
+            }
+        }
+        for suit in [Suit::Spades, Suit::Clubs] {
+            assert_eq!(spade_or_club(&rendered_pip(suit, 80.0)), Some(suit), "rendered {suit:?}");
+        }
+        // Smaller, the renderer's club (three overlapping discs) loses its shoulders: no verdict,
+        // but never a spade.
+        assert_eq!(spade_or_club(&rendered_pip(Suit::Spades, 40.0)), Some(Suit::Spades));
+        assert_ne!(spade_or_club(&rendered_pip(Suit::Clubs, 40.0)), Some(Suit::Spades));
+        // A red pip or a blob is no business of this check; a template's black reading stands
+        // unless the outline clearly says otherwise.
+        let spade = rendered_pip(Suit::Spades, 60.0);
+        assert_eq!(check_black_suit(&spade, (Suit::Clubs, 0.9, 0.85)).0, Suit::Spades);
+        assert_eq!(check_black_suit(&spade, (Suit::Hearts, 0.9, 0.85)).0, Suit::Hearts);
     }
 
     #[test]

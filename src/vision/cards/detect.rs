@@ -4,7 +4,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::BackProfile;
-use super::classify::{GlyphFeature, GlyphTemplates, confidence};
+use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
 use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
@@ -71,7 +71,8 @@ pub struct CardDetector {
     templates: GlyphTemplates,
     /// Compared with the corners of card outlines (see `GlyphTemplates::builtin_seen`).
     corner_templates: GlyphTemplates,
-    /// Compared with the suit pips of loose indices: both sets together.
+    /// Compared with every suit pip, on an outline or loose: both sets together (the damaged
+    /// renders hold one pip design only; the fonts hold many).
     suit_templates: GlyphTemplates,
     /// The calibrated card back, when there is one (see `back`).
     back: Option<BackProfile>,
@@ -315,9 +316,10 @@ impl CardDetector {
             Some(false) => &[Suit::Clubs, Suit::Spades],
             None => &Suit::ALL,
         };
-        let Some((suit, suit_score, suit_second)) = self.corner_templates.best_suit(&glyphs.suit, allowed) else {
+        let Some(read) = self.suit_templates.best_suit(&glyphs.suit, allowed) else {
             return Ok(None);
         };
+        let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read);
         let confidence = rank_confidence * confidence(suit_score, suit_second);
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }

@@ -4,7 +4,7 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::classify::{GlyphFeature, GlyphTemplates, confidence, crop_to_ink, weaker};
+use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
 use super::detect::{component, label_mask, min_channel, morph, percentile};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
@@ -341,9 +341,10 @@ fn search(
                 Some(false) => &[Suit::Clubs, Suit::Spades],
                 None => &Suit::ALL,
             };
-            let Some((suit, suit_best, suit_second)) = suit_templates.best_suit(&suit_glyph, allowed) else {
+            let Some(read) = suit_templates.best_suit(&suit_glyph, allowed) else {
                 continue;
             };
+            let (suit, suit_best, suit_second) = check_black_suit(&suit_glyph, read);
             let suit_conf = confidence(suit_best, suit_second);
             if suit_conf < min_confidence {
                 continue;
