@@ -155,8 +155,11 @@ fn edge_histogram(p: &[f32]) -> Vec<f32> {
 /// Templates confuse the two when a small pip is blurred into one blob, but two traits survive:
 /// a spade rises to a point (its top rows are narrow), a club's top lobe is round (its top rows
 /// are a third of the pip's width or more); and a club's side lobes stand out of its waist in a
-/// sudden shoulder, while a spade widens steadily. Only when both traits agree is it said.
-pub fn spade_or_club(glyph: &GlyphFeature) -> Option<Suit> {
+/// sudden shoulder, while a spade widens steadily. Only when both traits agree is it said, or,
+/// with `top_alone` (a pip cut from a rectified card, drawn large enough), when the top alone is
+/// far to one side: on real cards spades' tops measure at most 0.23 of the width and clubs' at
+/// least 0.30, while a small blurred club can lose its shoulders.
+pub fn spade_or_club(glyph: &GlyphFeature, top_alone: bool) -> Option<Suit> {
     let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
     if glyph.pixels.len() != w * h {
         return None;
@@ -170,9 +173,9 @@ pub fn spade_or_club(glyph: &GlyphFeature) -> Option<Suit> {
     let widest = widths.iter().copied().fold(1.0f32, f32::max);
     let top = (widths[1] + widths[2] + widths[3]) / 3.0 / widest;
     let shoulder = (4..h * 5 / 7).map(|y| widths[y + 2] - widths[y]).fold(0.0f32, f32::max) / widest;
-    if top >= 0.28 && shoulder >= 0.28 {
+    if (top >= 0.28 && shoulder >= 0.28) || (top_alone && top >= 0.36) {
         Some(Suit::Clubs)
-    } else if top <= 0.25 && shoulder <= 0.22 {
+    } else if (top <= 0.25 && shoulder <= 0.22) || (top_alone && top <= 0.2) {
         Some(Suit::Spades)
     } else {
         None
@@ -181,15 +184,15 @@ pub fn spade_or_club(glyph: &GlyphFeature) -> Option<Suit> {
 
 /// A black suit read by the templates, checked against the pip's own outline
 /// (`spade_or_club`): where the outline clearly says the other black suit, that suit is taken,
-/// with the runner-up's similarity as its best and no margin.
-pub fn check_black_suit(glyph: &GlyphFeature, read: (Suit, f32, f32)) -> (Suit, f32, f32) {
+/// with the runner-up's similarity as its best and no margin. `top_alone` as for `spade_or_club`.
+pub fn check_black_suit(glyph: &GlyphFeature, read: (Suit, f32, f32), top_alone: bool) -> (Suit, f32, f32) {
     let (suit, _, second) = read;
     let other = match suit {
         Suit::Spades => Suit::Clubs,
         Suit::Clubs => Suit::Spades,
         _ => return read,
     };
-    match spade_or_club(glyph) {
+    match spade_or_club(glyph, top_alone) {
         Some(shape) if shape == other => (other, second, second),
         _ => read,
     }
@@ -665,21 +668,23 @@ mod tests {
         for narrow in [0.8f32, 1.0] {
             for suit in [Suit::Spades, Suit::Clubs] {
                 let drawn = GlyphFeature::from_mask(&draw_pip(suit, narrow).unwrap()).unwrap();
-                assert_eq!(spade_or_club(&drawn), Some(suit), "drawn {suit:?} at {narrow}");
+                assert_eq!(spade_or_club(&drawn, false), Some(suit), "drawn {suit:?} at {narrow}");
             }
         }
         for suit in [Suit::Spades, Suit::Clubs] {
-            assert_eq!(spade_or_club(&rendered_pip(suit, 80.0)), Some(suit), "rendered {suit:?}");
+            assert_eq!(spade_or_club(&rendered_pip(suit, 80.0), false), Some(suit), "rendered {suit:?}");
         }
         // Smaller, the renderer's club (three overlapping discs) loses its shoulders: no verdict,
         // but never a spade.
-        assert_eq!(spade_or_club(&rendered_pip(Suit::Spades, 40.0)), Some(Suit::Spades));
-        assert_ne!(spade_or_club(&rendered_pip(Suit::Clubs, 40.0)), Some(Suit::Spades));
+        assert_eq!(spade_or_club(&rendered_pip(Suit::Spades, 40.0), false), Some(Suit::Spades));
+        assert_ne!(spade_or_club(&rendered_pip(Suit::Clubs, 40.0), false), Some(Suit::Spades));
+        // Its round top still tells it when the top may decide alone.
+        assert_eq!(spade_or_club(&rendered_pip(Suit::Clubs, 40.0), true), Some(Suit::Clubs));
         // A red pip or a blob is no business of this check; a template's black reading stands
         // unless the outline clearly says otherwise.
         let spade = rendered_pip(Suit::Spades, 60.0);
-        assert_eq!(check_black_suit(&spade, (Suit::Clubs, 0.9, 0.85)).0, Suit::Spades);
-        assert_eq!(check_black_suit(&spade, (Suit::Hearts, 0.9, 0.85)).0, Suit::Hearts);
+        assert_eq!(check_black_suit(&spade, (Suit::Clubs, 0.9, 0.85), false).0, Suit::Spades);
+        assert_eq!(check_black_suit(&spade, (Suit::Hearts, 0.9, 0.85), false).0, Suit::Hearts);
     }
 
     #[test]

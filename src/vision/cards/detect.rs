@@ -9,6 +9,9 @@ use super::index::{IndexHit, find_indices};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
+/// A card outline: four image points, clockwise from the card's top-left corner.
+type Quad = [[f32; 2]; 4];
+
 /// Frames narrower than this (on their longer side) get their loose index search at twice
 /// the size.
 const SMALL_FRAME: i32 = 1000;
@@ -319,7 +322,7 @@ impl CardDetector {
         let Some(read) = self.suit_templates.best_suit(&glyphs.suit, allowed) else {
             return Ok(None);
         };
-        let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read);
+        let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read, true);
         let confidence = rank_confidence * confidence(suit_score, suit_second);
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }
@@ -643,7 +646,7 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
 
 /// The card outlines of a frame (see `find_card_quads`), and the outlines too long for one card
 /// that may be several lying end to end (a cascade): these hold no card outline.
-fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<[[f32; 2]; 4]>, Vec<[[f32; 2]; 4]>)> {
+fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Quad>, Vec<Quad>)> {
     // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
     // each is then refined at full resolution.
     let scale = (frame.cols().max(frame.rows()) / 640).max(1);

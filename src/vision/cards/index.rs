@@ -344,7 +344,7 @@ fn search(
             let Some(read) = suit_templates.best_suit(&suit_glyph, allowed) else {
                 continue;
             };
-            let (suit, suit_best, suit_second) = check_black_suit(&suit_glyph, read);
+            let (suit, suit_best, suit_second) = check_black_suit(&suit_glyph, read, false);
             let suit_conf = confidence(suit_best, suit_second);
             if suit_conf < min_confidence {
                 continue;
