@@ -161,7 +161,9 @@ fn edge_histogram(p: &[f32]) -> Vec<f32> {
 /// least 0.30, while a small blurred club can lose its shoulders.
 pub fn spade_or_club(glyph: &GlyphFeature, top_alone: bool) -> Option<Suit> {
     let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
-    if glyph.pixels.len() != w * h {
+    // A pip is about as wide as tall: one much wider or narrower is cut short (under another
+    // card) or joined to something, and its outline says nothing.
+    if glyph.pixels.len() != w * h || !(0.65..=1.15).contains(&glyph.aspect) {
         return None;
     }
     let peak = glyph.pixels.iter().copied().fold(0.0f32, f32::max);

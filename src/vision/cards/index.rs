@@ -153,6 +153,11 @@ fn smooth_pip(frame: &Mat, pip: &Blob, down: [f32; 2]) -> opencv::Result<Option<
     }
     let whole = core::Rect::new(0, 0, labels.cols(), labels.rows());
     let mask = label_mask(&labels, &[id], whole)?;
+    // Reaching the edge of the cut, it is joined to something else (a card's edge, a glyph).
+    let r = imgproc::bounding_rect(&mask)?;
+    if r.x == 0 || r.y == 0 || r.x + r.width >= whole.width || r.y + r.height >= whole.height {
+        return Ok(None);
+    }
     let upright = turned_upright(&mask, down)?;
     if upright.rows() < 8 {
         return Ok(None);
