@@ -61,8 +61,11 @@ fn glyph_blobs(
     let mut stats = Mat::default();
     let mut centroids = Mat::default();
     let n = imgproc::connected_components_with_stats(&ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
-    // Paper: bright in every channel compared with the frame's brightest tenth.
-    let paper_level = f64::from(percentile(&low, 0.9)?) * 0.72;
+    // Paper: bright in every channel compared with the frame's brightest paper. The level is
+    // taken near the top (the 97th percentile): where cards cover less than a tenth of the
+    // frame, a lower one is the table's own, and a pale-streaked wood then passes for paper,
+    // every streak for a glyph.
+    let paper_level = f64::from(percentile(&low, 0.97)?) * 0.65;
     let max_size = side as f32 * 0.12;
     let mut blobs = Vec::new();
     for i in 1..n {
@@ -222,6 +225,12 @@ fn is_bar(labels: &Mat, blob: &Blob) -> opencv::Result<bool> {
 }
 
 /// Whether `glyph`, upright or turned over, is closer to a suit pip than `rank_best`.
+/// Whether two glyphs have one shape, either way up (two pips of a card's middle).
+fn same_shape(a: &GlyphFeature, b: &GlyphFeature) -> bool {
+    let turned = GlyphFeature::normalised(a.pixels.iter().rev().copied().collect(), a.aspect);
+    a.similarity(b).max(turned.similarity(b)) > 0.85
+}
+
 fn looks_like_pip(suits: &GlyphTemplates, glyph: &GlyphFeature, rank_best: f32) -> bool {
     let turned = GlyphFeature::normalised(glyph.pixels.iter().rev().copied().collect(), glyph.aspect);
     [glyph, &turned].iter().any(|g| suits.best_suit(g, &Suit::ALL).is_some_and(|(_, pip_like, _)| pip_like > rank_best))
@@ -321,6 +330,83 @@ fn unread_area(frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Option<cor
     Ok(Some(grown & whole))
 }
 
+/// Reads a rank and a pip found by the search as one index.
+struct PairReader<'a> {
+    frame: &'a Mat,
+    labels: &'a Mat,
+    blobs: &'a [Blob],
+    templates: &'a GlyphTemplates,
+    suit_templates: &'a GlyphTemplates,
+    min_confidence: f32,
+}
+
+impl PairReader<'_> {
+    /// The index whose rank is the blobs `ids` (bounding box `rect`; `r` the first) and whose
+    /// pip is `s`, turned so that `down` points down; `None` below the confidence wanted.
+    fn read(
+        &self,
+        ids: &[i32],
+        rect: core::Rect,
+        r: &Blob,
+        s: &Blob,
+        down: [f32; 2],
+    ) -> opencv::Result<Option<IndexHit>> {
+        let (labels, min_confidence) = (self.labels, self.min_confidence);
+        let suit_glyph = GlyphFeature::from_mask(&upright_mask(labels, &[s.id], s.rect, down)?)?;
+        let rank_glyph = GlyphFeature::from_mask(&upright_mask(labels, ids, rect, down)?)?;
+        // Two pips in a row (a card's middle) are the commonest pair of marks: a "rank" shaped
+        // like the pip below it, either way up, is one, and needs no comparing with templates.
+        if same_shape(&rank_glyph, &suit_glyph) {
+            return Ok(None);
+        }
+        // The pip first: it has fewer templates, and most pairs of marks fail it.
+        let allowed: &[Suit] = match ink_is_red(self.frame, labels, s)? {
+            Some(true) => &[Suit::Diamonds, Suit::Hearts],
+            Some(false) => &[Suit::Clubs, Suit::Spades],
+            None => &Suit::ALL,
+        };
+        let Some(read) = self.suit_templates.best_suit(&suit_glyph, allowed) else {
+            return Ok(None);
+        };
+        let (mut suit, suit_best, suit_second) = check_black_suit(&suit_glyph, read, false);
+        let mut suit_conf = confidence(suit_best, suit_second);
+        if suit_conf < min_confidence {
+            return Ok(None);
+        }
+        let Some((mut rank, rank_best, rank_second)) = self.templates.best_rank(&rank_glyph) else {
+            return Ok(None);
+        };
+        let mut rank_conf = confidence(rank_best, rank_second);
+        if ids.len() == 2 {
+            let (ten, other) = read_ten(self.templates, labels, self.blobs, ids, down)?;
+            if confidence(ten, other) > rank_conf {
+                (rank, rank_conf) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
+            }
+        }
+        if rank_conf * suit_conf < min_confidence {
+            return Ok(None);
+        }
+        // A rank glyph must look more like a rank than like a pip, either way up: in a card's
+        // middle, a pip stands above another pip, often upside down.
+        if looks_like_pip(self.suit_templates, &rank_glyph, rank_best) {
+            return Ok(None);
+        }
+        // A black pip is checked again on a smooth cut of it, where its top can decide alone
+        // (last, as it costs more than the rest of a pair's reading).
+        if matches!(suit, Suit::Spades | Suit::Clubs)
+            && let Some(pip) = smooth_pip(self.frame, s, down)?
+        {
+            let (checked, best, second) = check_black_suit(&pip, read, true);
+            (suit, suit_conf) = (checked, confidence(best, second));
+        }
+        let conf = rank_conf * suit_conf;
+        if conf < min_confidence {
+            return Ok(None);
+        }
+        Ok(Some(IndexHit { card: Card::new(rank, suit), confidence: conf, bbox: rect | s.rect, down, size: r.size }))
+    }
+}
+
 /// The index search proper, in `frame` (a part of the whole frame, whose shorter side is `side`).
 fn search(
     frame: &Mat,
@@ -335,6 +421,7 @@ fn search(
         read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
     };
     let (labels, blobs, _ink) = glyph_blobs(frame, side, read, inside)?;
+    let pair = PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, min_confidence };
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
@@ -347,9 +434,9 @@ fn search(
             if d < r.size * 0.55 || d > r.size * 1.5 {
                 continue;
             }
-            let mut down = [dx / d, dy / d];
+            let alone = [dx / d, dy / d];
             // Glue side-by-side glyphs of similar size (the "1" and "0" of 10).
-            let right = [down[1], -down[0]];
+            let right = [alone[1], -alone[0]];
             let mut ids = vec![r.id];
             let mut rect = r.rect;
             let mut centre = r.centre;
@@ -358,73 +445,35 @@ fn search(
                     continue;
                 }
                 let ox = (o.centre[0] - r.centre[0]) * right[0] + (o.centre[1] - r.centre[1]) * right[1];
-                let oy = (o.centre[0] - r.centre[0]) * down[0] + (o.centre[1] - r.centre[1]) * down[1];
+                let oy = (o.centre[0] - r.centre[0]) * alone[0] + (o.centre[1] - r.centre[1]) * alone[1];
                 if oy.abs() < r.size * 0.25 && ox.abs() < r.size * 1.1 {
                     ids.push(o.id);
                     rect |= o.rect;
                     centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
                 }
             }
-            if ids.len() > 2 {
-                continue;
-            }
+            // The rank alone, and glued to its neighbour when there is one: in a tight fan the
+            // neighbour is the next card's rank, not the "0" of a 10.
+            let mut options = vec![(vec![r.id], r.rect, alone)];
             if ids.len() == 2 {
                 let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
                 let d = (dx * dx + dy * dy).sqrt();
-                down = [dx / d, dy / d];
+                options.push((ids, rect, [dx / d, dy / d]));
             }
-            // The pip first: it has fewer templates, and most pairs of marks fail it.
-            let suit_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &[s.id], s.rect, down)?)?;
-            let allowed: &[Suit] = match ink_is_red(frame, &labels, s)? {
-                Some(true) => &[Suit::Diamonds, Suit::Hearts],
-                Some(false) => &[Suit::Clubs, Suit::Spades],
-                None => &Suit::ALL,
-            };
-            let Some(read) = suit_templates.best_suit(&suit_glyph, allowed) else {
-                continue;
-            };
-            let (mut suit, suit_best, suit_second) = check_black_suit(&suit_glyph, read, false);
-            let mut suit_conf = confidence(suit_best, suit_second);
-            if suit_conf < min_confidence {
-                continue;
-            }
-            let rank_glyph = GlyphFeature::from_mask(&upright_mask(&labels, &ids, rect, down)?)?;
-            let Some((rank, rank_best, rank_second)) = templates.best_rank(&rank_glyph) else {
-                continue;
-            };
-            let mut rank = rank;
-            let mut rank_conf = confidence(rank_best, rank_second);
-            if ids.len() == 2 {
-                let (ten, other) = read_ten(templates, &labels, &blobs, &ids, down)?;
-                if confidence(ten, other) > rank_conf {
-                    (rank, rank_conf) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
+            let mut best: Option<IndexHit> = None;
+            let mut best_ids = Vec::new();
+            for (ids, rect, down) in options {
+                if let Some(hit) = pair.read(&ids, rect, r, s, down)?
+                    && best.as_ref().is_none_or(|b| hit.confidence > b.confidence)
+                {
+                    best = Some(hit);
+                    best_ids = ids;
                 }
             }
-            if rank_conf * suit_conf < min_confidence {
-                continue;
+            if let Some(hit) = best {
+                best_ids.push(s.id);
+                hits.push((hit, best_ids));
             }
-            // A rank glyph must look more like a rank than like a pip, either way up: in a card's
-            // middle, a pip stands above another pip, often upside down.
-            if looks_like_pip(suit_templates, &rank_glyph, rank_best) {
-                continue;
-            }
-            // A black pip is checked again on a smooth cut of it, where its top can decide alone
-            // (last, as it costs more than the rest of a pair's reading).
-            if matches!(suit, Suit::Spades | Suit::Clubs)
-                && let Some(pip) = smooth_pip(frame, s, down)?
-            {
-                let (checked, best, second) = check_black_suit(&pip, read, true);
-                (suit, suit_conf) = (checked, confidence(best, second));
-            }
-            let conf = rank_conf * suit_conf;
-            if conf < min_confidence {
-                continue;
-            }
-            ids.push(s.id);
-            hits.push((
-                IndexHit { card: Card::new(rank, suit), confidence: conf, bbox: rect | s.rect, down, size: r.size },
-                ids,
-            ));
         }
     }
     hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
@@ -482,6 +531,39 @@ mod tests {
                 Suit::Clubs => assert_eq!(said, Some(Suit::Clubs), "{px} px"),
                 _ => assert_ne!(said, Some(Suit::Clubs), "{px} px"),
             }
+        }
+    }
+
+    #[test]
+    fn ranks_side_by_side_in_a_tight_fan_are_read_one_by_one() {
+        // Indices of a tight fan: each rank with its pip below, the next card's rank close
+        // beside it at the same height (closer than a "10" keeps its two digits).
+        let mut frame = Mat::new_rows_cols_with_default(480, 640, core::CV_8UC3, core::Scalar::all(240.0)).unwrap();
+        let ink = core::Scalar::all(25.0);
+        let cards = [("K", Suit::Spades), ("5", Suit::Clubs), ("Q", Suit::Spades), ("8", Suit::Clubs)];
+        for (i, (rank, suit)) in cards.iter().enumerate() {
+            let x = 40 + 34 * i as i32;
+            let at = core::Point::new(x, 70);
+            imgproc::put_text(
+                &mut frame,
+                rank,
+                at,
+                imgproc::FONT_HERSHEY_SIMPLEX,
+                1.1,
+                ink,
+                3,
+                imgproc::LINE_AA,
+                false,
+            )
+            .unwrap();
+            let centre = crate::render::geometry::Pt::new(f64::from(x) + 11.0, 92.0);
+            crate::render::face::draw_pip(&mut frame, *suit, centre, 22.0, false, ink).unwrap();
+        }
+        let templates = GlyphTemplates::builtin().unwrap();
+        let hits = find_indices(&frame, &templates, &templates, 0.45, &[]).unwrap();
+        let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
+        for card in ["KS", "5C", "QS", "8C"] {
+            assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
         }
     }
 
