@@ -460,19 +460,13 @@ fn search(
                 let d = (dx * dx + dy * dy).sqrt();
                 options.push((ids, rect, [dx / d, dy / d]));
             }
-            let mut best: Option<IndexHit> = None;
-            let mut best_ids = Vec::new();
-            for (ids, rect, down) in options {
-                if let Some(hit) = pair.read(&ids, rect, r, s, down)?
-                    && best.as_ref().is_none_or(|b| hit.confidence > b.confidence)
-                {
-                    best = Some(hit);
-                    best_ids = ids;
+            // Both readings stand as candidates: the surer one takes its marks first, and when
+            // a better index has taken the neighbour, the rank alone is still there.
+            for (mut ids, rect, down) in options {
+                if let Some(hit) = pair.read(&ids, rect, r, s, down)? {
+                    ids.push(s.id);
+                    hits.push((hit, ids));
                 }
-            }
-            if let Some(hit) = best {
-                best_ids.push(s.id);
-                hits.push((hit, best_ids));
             }
         }
     }
