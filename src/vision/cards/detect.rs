@@ -176,13 +176,34 @@ impl CardDetector {
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
     fn read_outline(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+        let patches = [Corner::TopLeft, Corner::BottomRight]
+            .into_iter()
+            .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
+            .collect::<opencv::Result<Vec<(Corner, Mat)>>>()?;
         let mut readings = Vec::new();
         let mut boxes = Vec::new();
-        for corner in [Corner::TopLeft, Corner::BottomRight] {
-            let patch = corner_patch_in_frame(frame, quad, corner)?;
-            if let Some((reading, rect)) = self.read_patch(&patch)? {
+        for (corner, patch) in &patches {
+            if let Some((reading, rect)) = self.read_patch_with(patch, Ink::Otsu)? {
                 readings.push(reading);
-                boxes.push(box_in_image(quad, &rect, corner));
+                boxes.push(box_in_image(quad, &rect, *corner));
+            }
+        }
+        // Corners that disagree are read again with a paler ink level: Otsu's level, pulled down
+        // by a strong pip, can drop most of a thin or faded rank (a hollow Q read as an 8).
+        if let [a, b] = readings.as_slice()
+            && a.card != b.card
+            && combine(&readings, self.config.min_confidence).0.is_none()
+        {
+            let mut again = Vec::new();
+            for (corner, patch) in &patches {
+                if let Some((reading, rect)) = self.read_patch_with(patch, Ink::Pale)? {
+                    again.push((reading, box_in_image(quad, &rect, *corner)));
+                }
+            }
+            if let [(a, _), (b, _)] = again.as_slice()
+                && a.card == b.card
+            {
+                (readings, boxes) = again.into_iter().unzip();
             }
         }
         Ok((readings, boxes))
@@ -301,7 +322,12 @@ impl CardDetector {
 
     /// Reads the index in a corner window (see `corner_patch`); the area is in card pixels.
     fn read_patch(&self, patch: &Mat) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
-        let Some(glyphs) = glyphs_in_patch(patch)? else {
+        self.read_patch_with(patch, Ink::Otsu)
+    }
+
+    /// `read_patch` with the ink level chosen (see `Ink`).
+    fn read_patch_with(&self, patch: &Mat, ink: Ink) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        let Some(glyphs) = glyphs_in_patch(patch, ink)? else {
             return Ok(None);
         };
         let Some((mut rank, rank_score, rank_second)) = self.corner_templates.best_rank(&glyphs.rank) else {
@@ -387,7 +413,7 @@ fn corner_window() -> core::Rect {
 /// Segments the rank (the top ink, glued with a side-by-side neighbour as in "10") and the suit
 /// pip below it in one corner of a rectified card.
 pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
-    glyphs_in_patch(&corner_patch(card, corner)?)
+    glyphs_in_patch(&corner_patch(card, corner)?, Ink::Otsu)
 }
 
 /// The corner window of a rectified card, turned so that the index stands upright.
@@ -444,8 +470,17 @@ fn warp(frame: &Mat, quad: &[[f32; 2]; 4], to: [[f32; 2]; 4], size: core::Size) 
     Ok(out)
 }
 
+/// How a corner window's ink is told from its paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ink {
+    /// Otsu's level between the two.
+    Otsu,
+    /// A level nearer the paper, for faint or thin ranks beside a strong pip.
+    Pale,
+}
+
 /// Segments the rank and suit in a corner window whose index stands upright.
-fn glyphs_in_patch(patch: &Mat) -> opencv::Result<Option<CornerGlyphs>> {
+fn glyphs_in_patch(patch: &Mat, level: Ink) -> opencv::Result<Option<CornerGlyphs>> {
     let window = corner_window();
     let dark = min_channel(patch)?;
     let mut ink = Mat::default();
@@ -456,6 +491,15 @@ fn glyphs_in_patch(patch: &Mat) -> opencv::Result<Option<CornerGlyphs>> {
     core::mean_std_dev(&dark, &mut mean, &mut dev, &core::no_array())?;
     if dev[0] < 18.0 || otsu > mean[0] {
         return Ok(None);
+    }
+    if level == Ink::Pale {
+        // A third of the way from the paper to the darkest ink.
+        let paper = f64::from(percentile(&dark, 0.9)?);
+        let darkest = f64::from(percentile(&dark, 0.02)?);
+        let pale = paper - 0.35 * (paper - darkest);
+        if pale > otsu {
+            imgproc::threshold(&dark, &mut ink, pale, 255.0, imgproc::THRESH_BINARY_INV)?;
+        }
     }
     let mut labels = Mat::default();
     let mut stats = Mat::default();
