@@ -61,6 +61,11 @@ impl GlyphFeature {
         Ok(GlyphFeature::normalised(pixels, aspect))
     }
 
+    /// The same glyph turned upside down (a half turn).
+    pub fn turned(&self) -> GlyphFeature {
+        GlyphFeature::normalised(self.pixels.iter().rev().copied().collect(), self.aspect)
+    }
+
     /// Scales the pixels to unit length, so that a comparison is a dot product, and derives the
     /// edge histogram.
     pub fn normalised(mut pixels: Vec<f32>, aspect: f32) -> GlyphFeature {

@@ -108,16 +108,15 @@ impl CardDetector {
         let mut out = Vec::new();
         let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
         for quad in cascades {
-            for mut end in self.split_pair(frame, &quad)?.into_iter().flatten() {
-                // The end card lying under the others shows only a strip: its card-long quad
-                // would hide the strips of the cards between from the index search.
+            let ends = self.split_pair(frame, &quad)?.into_iter().flatten();
+            // Each end was read by its outer corner; its inner corner lies over the cards between.
+            for (mut end, inner) in ends.zip([Corner::BottomRight, Corner::TopLeft]) {
+                // The end card lying under the others shows only a strip (its inner corner reads
+                // some other card): its card-long quad would hide the strips of the cards between
+                // from the index search.
                 let Some(q) = end.quad else { continue };
-                let inner = corner_patch_in_frame(frame, &q, Corner::BottomRight)?;
-                let far = corner_patch_in_frame(frame, &q, Corner::TopLeft)?;
-                let whole = [self.read_patch(&inner)?, self.read_patch(&far)?]
-                    .iter()
-                    .all(|r| r.is_some_and(|(r, _)| Some(r.card) == end.card));
-                if !whole {
+                let reading = self.read_patch(&corner_patch_in_frame(frame, &q, inner)?)?;
+                if reading.is_none_or(|(r, _)| Some(r.card) != end.card) {
                     end.quad = None;
                 }
                 out.push(end);
@@ -157,14 +156,14 @@ impl CardDetector {
     /// frame (under `SMALL_FRAME` pixels across) is searched at twice its size: its glyphs are
     /// too few pixels for their masks to keep their shape, and doubled it still costs less than
     /// a camera frame.
-    fn loose_indices(&self, frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Vec<IndexHit>> {
+    fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let min = self.config.min_loose_confidence;
         if frame.cols().max(frame.rows()) >= SMALL_FRAME {
             return find_indices(frame, &self.templates, &self.suit_templates, min, read);
         }
         let mut big = Mat::default();
         imgproc::resize(frame, &mut big, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
-        let doubled: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
+        let doubled: Vec<Quad> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
         let mut hits = find_indices(&big, &self.templates, &self.suit_templates, min, &doubled)?;
         for hit in &mut hits {
             let b = hit.bbox;
@@ -175,7 +174,7 @@ impl CardDetector {
     }
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
-    fn read_outline(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+    fn read_outline(&self, frame: &Mat, quad: &Quad) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
         let patches = [Corner::TopLeft, Corner::BottomRight]
             .into_iter()
             .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
@@ -214,7 +213,7 @@ impl CardDetector {
     /// outline's short side) by its outer corner; when the two ends read two different cards,
     /// they are two cards. A single card seen slanted reads the same card at both ends and stays
     /// one. The cards between the ends of a cascade are left to the loose index search.
-    fn split_pair(&self, frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Option<[CardDetection; 2]>> {
+    fn split_pair(&self, frame: &Mat, quad: &Quad) -> opencv::Result<Option<[CardDetection; 2]>> {
         let (short, long) = side_lengths(quad);
         if long < 1.7 * short {
             return Ok(None);
@@ -724,13 +723,13 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Qua
     }
     let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
     drop_nested(&mut quads);
-    let cascades: Vec<[[f32; 2]; 4]> = outlines
+    let cascades: Vec<Quad> = outlines
         .iter()
         .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
         .map(|o| o.quad)
         .collect();
     let k = scale as f32;
-    let refined = |quads: Vec<[[f32; 2]; 4]>| -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    let refined = |quads: Vec<Quad>| -> opencv::Result<Vec<Quad>> {
         let mut out = Vec::with_capacity(quads.len());
         for quad in quads {
             let clean = outlines.iter().any(|o| o.quad == quad && o.clean);

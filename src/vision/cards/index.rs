@@ -224,16 +224,15 @@ fn is_bar(labels: &Mat, blob: &Blob) -> opencv::Result<bool> {
     Ok(long >= 4.0 * short && points.len() as f32 >= 0.6 * w * h)
 }
 
-/// Whether `glyph`, upright or turned over, is closer to a suit pip than `rank_best`.
-/// Whether two glyphs have one shape, either way up (two pips of a card's middle).
-fn same_shape(a: &GlyphFeature, b: &GlyphFeature) -> bool {
-    let turned = GlyphFeature::normalised(a.pixels.iter().rev().copied().collect(), a.aspect);
-    a.similarity(b).max(turned.similarity(b)) > 0.85
+/// Whether two glyphs have one shape, either way up (two pips of a card's middle); `a_turned`
+/// is `a` turned over.
+fn same_shape(a: &GlyphFeature, a_turned: &GlyphFeature, b: &GlyphFeature) -> bool {
+    a.similarity(b).max(a_turned.similarity(b)) > 0.85
 }
 
-fn looks_like_pip(suits: &GlyphTemplates, glyph: &GlyphFeature, rank_best: f32) -> bool {
-    let turned = GlyphFeature::normalised(glyph.pixels.iter().rev().copied().collect(), glyph.aspect);
-    [glyph, &turned].iter().any(|g| suits.best_suit(g, &Suit::ALL).is_some_and(|(_, pip_like, _)| pip_like > rank_best))
+/// Whether `glyph`, upright or turned over (`turned`), is closer to a suit pip than `rank_best`.
+fn looks_like_pip(suits: &GlyphTemplates, glyph: &GlyphFeature, turned: &GlyphFeature, rank_best: f32) -> bool {
+    [glyph, turned].iter().any(|g| suits.best_suit(g, &Suit::ALL).is_some_and(|(_, pip_like, _)| pip_like > rank_best))
 }
 
 /// A thin glyph (a "1") set straight: `down` comes from the whole index, and a few degrees off
@@ -354,9 +353,10 @@ impl PairReader<'_> {
         let (labels, min_confidence) = (self.labels, self.min_confidence);
         let suit_glyph = GlyphFeature::from_mask(&upright_mask(labels, &[s.id], s.rect, down)?)?;
         let rank_glyph = GlyphFeature::from_mask(&upright_mask(labels, ids, rect, down)?)?;
+        let rank_turned = rank_glyph.turned();
         // Two pips in a row (a card's middle) are the commonest pair of marks: a "rank" shaped
         // like the pip below it, either way up, is one, and needs no comparing with templates.
-        if same_shape(&rank_glyph, &suit_glyph) {
+        if same_shape(&rank_glyph, &rank_turned, &suit_glyph) {
             return Ok(None);
         }
         // The pip first: it has fewer templates, and most pairs of marks fail it.
@@ -388,7 +388,7 @@ impl PairReader<'_> {
         }
         // A rank glyph must look more like a rank than like a pip, either way up: in a card's
         // middle, a pip stands above another pip, often upside down.
-        if looks_like_pip(self.suit_templates, &rank_glyph, rank_best) {
+        if looks_like_pip(self.suit_templates, &rank_glyph, &rank_turned, rank_best) {
             return Ok(None);
         }
         // A black pip is checked again on a smooth cut of it, where its top can decide alone
