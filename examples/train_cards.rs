@@ -6,9 +6,12 @@
 //!   renderings of whole faces (`vision::cards::train`) drawn in every font under
 //!   /usr/share/fonts that has the index characters, grouped by k-means to 80 per class.
 //!
+//! - `models/card_rank_net_{1,2,3}.yml`: the rank networks (`vision::cards::rank_net`), each
+//!   trained on glyphs cut from its own damaged faces, the font set and the drawn shapes.
+//!
 //! Deterministic: the same fonts give the same files, byte for byte.
 //!
-//! `cargo run --release --example train_cards -- [--out DIR] [--rounds N] [--per-class K] [FONT...]`
+//! `cargo run --release --example train_cards -- [--out DIR] [--rounds N] [--per-class K] [--net-rounds N] [FONT...]`
 //! Without FONT arguments the font set uses the fonts listed in models/README.md from
 //! /usr/share/fonts (Debian packages fonts-dejavu-core fonts-liberation fonts-freefont-ttf
 //! fonts-urw-base35 fonts-noto-core); missing ones are reported and skipped. No photograph is used.
@@ -17,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use card_referee::render::fonts::fonts_under;
 use card_referee::vision::cards::classify::GlyphTemplates;
+use card_referee::vision::cards::rank_net::RankNet;
 use card_referee::vision::cards::train::{condensed, damaged_glyphs};
 
 const DEFAULT_FONTS: &[&str] = &[
@@ -52,7 +56,7 @@ const DEFAULT_FONTS: &[&str] = &[
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut out = PathBuf::from("models");
-    let (mut rounds, mut per_class) = (40usize, 80usize);
+    let (mut rounds, mut per_class, mut net_rounds) = (40usize, 80usize, 60usize);
     let mut fonts: Vec<PathBuf> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -61,6 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--out" => out = PathBuf::from(value("--out")?),
             "--rounds" => rounds = value("--rounds")?.parse()?,
             "--per-class" => per_class = value("--per-class")?.parse()?,
+            "--net-rounds" => net_rounds = value("--net-rounds")?.parse()?,
             _ => fonts.push(PathBuf::from(arg)),
         }
     }
@@ -83,8 +88,45 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seen = condensed(&samples, per_class)?;
     let what =
         format!("{rounds} rounds of 52 damaged faces in {} fonts, {} glyphs", all_fonts.len(), samples.templates.len());
-    write(&seen, &out.join("card_glyphs_seen.bin"), &what)
+    write(&seen, &out.join("card_glyphs_seen.bin"), &what)?;
+
+    // The rank networks learn from more damaged faces than the templates keep, and from the
+    // clean font glyphs and drawn shapes (flat-topped 3s) the loose search compares with. Each
+    // of the three sees its own damaged faces; they train side by side, each on one OpenCV
+    // thread, so that the same fonts give the same networks.
+    let mut clean = set.templates;
+    clean.extend(GlyphTemplates::drawn()?.templates);
+    opencv::core::set_num_threads(1)?;
+    let start = std::time::Instant::now();
+    let trained: Vec<opencv::Result<(usize, RankNet)>> = std::thread::scope(|scope| {
+        let jobs: Vec<_> = (1..=3u64)
+            .map(|i| {
+                let (fonts, clean) = (&all_fonts, &clean);
+                scope.spawn(move || {
+                    let mut glyphs = damaged_glyphs(net_rounds, 10 + i, fonts)?;
+                    glyphs.templates.extend(clean.iter().cloned());
+                    Ok((glyphs.templates.len(), RankNet::train(&glyphs, NET_ITERATIONS, 4_240 + i)?))
+                })
+            })
+            .collect();
+        jobs.into_iter().map(|j| j.join().expect("training thread")).collect()
+    });
+    for (i, result) in trained.into_iter().enumerate() {
+        let (count, net) = result?;
+        let path = out.join(format!("card_rank_net_{}.yml", i + 1));
+        std::fs::write(&path, net.to_yaml()?)?;
+        println!(
+            "rank network {}: {count} glyphs ({net_rounds} rounds of damaged faces, the font set, drawn shapes), {NET_ITERATIONS} iterations, {:.0} s -> {}",
+            i + 1,
+            start.elapsed().as_secs_f64(),
+            path.display()
+        );
+    }
+    Ok(())
 }
+
+/// Training passes of the rank network (RPROP, whole set each pass).
+const NET_ITERATIONS: i32 = 300;
 
 fn write(set: &GlyphTemplates, path: &Path, what: &str) -> Result<(), Box<dyn std::error::Error>> {
     let bytes = set.encode();

@@ -250,7 +250,7 @@ fn aspect_factor(a: f32, b: f32) -> f32 {
 
 /// A dot product in eight independent lanes: a plain `zip().sum()` over f32 must add in order and
 /// so cannot use the processor's vector units; this is the detector's innermost loop.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0f32; 8];
     let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
@@ -300,7 +300,7 @@ impl GlyphTemplates {
     }
 
     /// Glyphs of the two bundled fonts, drawn suit pips, bars and rings for the digits of "10".
-    fn drawn() -> opencv::Result<GlyphTemplates> {
+    pub fn drawn() -> opencv::Result<GlyphTemplates> {
         let bundled = [epaint_default_fonts::UBUNTU_LIGHT, epaint_default_fonts::HACK_REGULAR];
         let mut set = GlyphTemplates::render(&bundled, true)?;
         for suit in Suit::ALL {

@@ -6,6 +6,7 @@ use opencv::{core, imgproc, prelude::*};
 use super::back::BackProfile;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
 use super::index::{IndexHit, find_indices};
+use super::rank_net::RankNet;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -77,6 +78,8 @@ pub struct CardDetector {
     /// Compared with every suit pip, on an outline or loose: both sets together (the damaged
     /// renders hold one pip design only; the fonts hold many).
     suit_templates: GlyphTemplates,
+    /// Weighs each rank read by the templates (see `rank_net`).
+    rank_net: RankNet,
     /// The calibrated card back, when there is one (see `back`).
     back: Option<BackProfile>,
 }
@@ -88,7 +91,14 @@ impl CardDetector {
         let corner_templates = GlyphTemplates::builtin_seen()?;
         let mut suit_templates = templates.clone();
         suit_templates.templates.extend(corner_templates.templates.iter().cloned());
-        Ok(CardDetector { config: DetectorConfig::default(), templates, corner_templates, suit_templates, back: None })
+        Ok(CardDetector {
+            config: DetectorConfig::default(),
+            templates,
+            corner_templates,
+            suit_templates,
+            rank_net: RankNet::builtin()?,
+            back: None,
+        })
     }
 
     /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
@@ -159,12 +169,12 @@ impl CardDetector {
     fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let min = self.config.min_loose_confidence;
         if frame.cols().max(frame.rows()) >= SMALL_FRAME {
-            return find_indices(frame, &self.templates, &self.suit_templates, min, read);
+            return find_indices(frame, &self.templates, &self.suit_templates, &self.rank_net, min, read);
         }
         let mut big = Mat::default();
         imgproc::resize(frame, &mut big, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
         let doubled: Vec<Quad> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
-        let mut hits = find_indices(&big, &self.templates, &self.suit_templates, min, &doubled)?;
+        let mut hits = find_indices(&big, &self.templates, &self.suit_templates, &self.rank_net, min, &doubled)?;
         for hit in &mut hits {
             let b = hit.bbox;
             hit.bbox = core::Rect::new(b.x / 2, b.y / 2, (b.width + 1) / 2, (b.height + 1) / 2);
@@ -338,6 +348,10 @@ impl CardDetector {
             if confidence(ten, other) > rank_confidence {
                 (rank, rank_confidence) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
             }
+        }
+        // A "10" read as two glyphs is left alone: the network reads single glyphs.
+        if glyphs.parts.len() != 2 || rank.value() != 10 {
+            (rank, rank_confidence) = self.rank_net.settle(&glyphs.rank, rank, rank_confidence)?;
         }
         let allowed: &[Suit] = match glyphs.red {
             Some(true) => &[Suit::Diamonds, Suit::Hearts],

@@ -6,6 +6,7 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
 use super::detect::{component, label_mask, min_channel, morph, percentile};
+use super::rank_net::RankNet;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -269,11 +270,12 @@ fn deskewed(mask: &Mat) -> opencv::Result<Mat> {
 
 /// Every index corner readable in the frame, best first, each glyph used once.
 /// Glyphs inside the `read` quads (cards already read from an outline) are left out.
-/// Ranks are compared with `templates`, the suit pip with `suit_templates`.
+/// Ranks are compared with `templates` and checked by `net`, the suit pip with `suit_templates`.
 pub fn find_indices(
     frame: &Mat,
     templates: &GlyphTemplates,
     suit_templates: &GlyphTemplates,
+    net: &RankNet,
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
@@ -285,6 +287,7 @@ pub fn find_indices(
         frame.rows().min(frame.cols()),
         templates,
         suit_templates,
+        net,
         min_confidence,
         &read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect::<Vec<_>>(),
     )?;
@@ -336,6 +339,7 @@ struct PairReader<'a> {
     blobs: &'a [Blob],
     templates: &'a GlyphTemplates,
     suit_templates: &'a GlyphTemplates,
+    net: &'a RankNet,
     min_confidence: f32,
 }
 
@@ -383,6 +387,10 @@ impl PairReader<'_> {
                 (rank, rank_conf) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
             }
         }
+        // A "10" read as two glyphs is left alone: the network reads single glyphs.
+        if ids.len() == 1 || rank.value() != 10 {
+            rank_conf = self.net.check_loose(&rank_glyph, rank, rank_conf)?;
+        }
         if rank_conf * suit_conf < min_confidence {
             return Ok(None);
         }
@@ -413,6 +421,7 @@ fn search(
     side: i32,
     templates: &GlyphTemplates,
     suit_templates: &GlyphTemplates,
+    net: &RankNet,
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
@@ -421,7 +430,7 @@ fn search(
         read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
     };
     let (labels, blobs, _ink) = glyph_blobs(frame, side, read, inside)?;
-    let pair = PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, min_confidence };
+    let pair = PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, min_confidence };
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
@@ -554,7 +563,7 @@ mod tests {
             crate::render::face::draw_pip(&mut frame, *suit, centre, 22.0, false, ink).unwrap();
         }
         let templates = GlyphTemplates::builtin().unwrap();
-        let hits = find_indices(&frame, &templates, &templates, 0.45, &[]).unwrap();
+        let hits = find_indices(&frame, &templates, &templates, &RankNet::builtin().unwrap(), 0.45, &[]).unwrap();
         let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
         for card in ["KS", "5C", "QS", "8C"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");

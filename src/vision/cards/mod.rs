@@ -10,5 +10,6 @@ pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
 pub mod enroll;
 pub mod index;
 pub mod output;
+pub mod rank_net;
 pub mod train;
 pub mod video_enroll;

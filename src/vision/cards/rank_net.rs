@@ -1,0 +1,406 @@
+//! A small neural network (OpenCV's multi-layer perceptron) that tells the 13 ranks apart, with a
+//! fourteenth class for marks that are no rank at all (suit pips, either way up). The templates
+//! find the nearest glyph by overall overlap; the network learns which strokes tell two close
+//! ranks apart (the tail of a Q against the stem of a 9, the bar of an A against the "1" of a
+//! 10), and when a mark is no rank. It sees the same features as the templates.
+//! Trained by `examples/train_cards.rs` on glyphs of the project's own renderer only
+//! (see models/README.md); stored in `models/card_rank_net.yml`.
+
+use opencv::core::{self, Mat};
+use opencv::ml::{self, ANN_MLP};
+use opencv::prelude::*;
+
+use super::classify::{GlyphClass, GlyphFeature, GlyphTemplates, dot};
+use crate::cards::Rank;
+
+/// The shipped networks: trained alike on different damaged renderings, their outputs averaged
+/// (one network's readings of real photos swing with its training draw; three agree better).
+const MODELS: [&str; 3] = [
+    include_str!("../../../models/card_rank_net_1.yml"),
+    include_str!("../../../models/card_rank_net_2.yml"),
+    include_str!("../../../models/card_rank_net_3.yml"),
+];
+
+/// Classes: the ranks A..K at 0..13, then "no rank".
+pub const CLASSES: usize = 14;
+pub const NOT_A_RANK: usize = 13;
+
+/// Neurons in the hidden layer.
+const HIDDEN: i32 = 64;
+
+/// The network's verdict on one glyph: its output for each class (about -1.7 .. 1.7).
+#[derive(Clone, Copy, Debug)]
+pub struct RankScores(pub [f32; CLASSES]);
+
+impl RankScores {
+    /// The output for a rank.
+    pub fn rank(&self, rank: Rank) -> f32 {
+        self.0[usize::from(rank.value() - 1)]
+    }
+
+    /// The best rank, its output and the runner-up rank's output.
+    pub fn best_rank(&self) -> (Rank, f32, f32) {
+        let mut order: Vec<usize> = (0..NOT_A_RANK).collect();
+        order.sort_by(|&a, &b| self.0[b].total_cmp(&self.0[a]));
+        let rank = Rank::new(order[0] as u8 + 1).expect("13 ranks");
+        (rank, self.0[order[0]], self.0[order[1]])
+    }
+
+    /// The best rank and a 0..1 confidence: high when its output is high and well above the
+    /// runner-up's (outputs run from about -1.7 to 1.7).
+    pub fn reading(&self) -> (Rank, f32) {
+        let (rank, best, second) = self.best_rank();
+        let margin = ((best - second) / 0.8).clamp(0.0, 1.0);
+        let fit = ((best - 0.2) / 0.8).clamp(0.0, 1.0);
+        (rank, margin * fit)
+    }
+
+    /// The output for "no rank".
+    pub fn not_a_rank(&self) -> f32 {
+        self.0[NOT_A_RANK]
+    }
+}
+
+/// How much surer than the templates the network must be to replace their rank on a corner.
+const TAKE_OVER: f32 = 0.3;
+/// How sure of another rank the network must be to doubt a loose index.
+const LOOSE_VETO: f32 = 0.9;
+
+/// One trained network, or several whose outputs are averaged.
+pub struct RankNet {
+    nets: Vec<core::Ptr<ANN_MLP>>,
+    /// The same networks' weights, for the forward pass (see `Layers`).
+    layers: Vec<Layers>,
+}
+
+impl RankNet {
+    /// The networks the program ships with.
+    pub fn builtin() -> opencv::Result<RankNet> {
+        let parts = MODELS.iter().map(|m| RankNet::from_yaml(m)).collect::<opencv::Result<Vec<_>>>()?;
+        Ok(RankNet::ensemble(parts))
+    }
+
+    /// Several networks as one: their outputs are averaged.
+    pub fn ensemble(parts: Vec<RankNet>) -> RankNet {
+        let (mut nets, mut layers) = (Vec::new(), Vec::new());
+        for part in parts {
+            nets.extend(part.nets);
+            layers.extend(part.layers);
+        }
+        RankNet { nets, layers }
+    }
+
+    /// A network from the text OpenCV saves (`to_yaml`).
+    pub fn from_yaml(text: &str) -> opencv::Result<RankNet> {
+        let storage = core::FileStorage::new(text, core::FileStorage_READ | core::FileStorage_MEMORY, "")?;
+        let node = storage.get_first_top_level_node()?;
+        let bad = |what: String| opencv::Error::new(core::StsParseError, format!("card rank network: {what}"));
+        let activation = node.get("activation_function")?.to_string()?;
+        let (p1, p2) = (node.get("f_param1")?.real()? as f32, node.get("f_param2")?.real()? as f32);
+        if activation != "SIGMOID_SYM" || (p1 - STEEPNESS).abs() > 1e-6 || (p2 - HEIGHT).abs() > 1e-6 {
+            return Err(bad(format!(
+                "activation {activation} ({p1}, {p2}), expected SIGMOID_SYM ({STEEPNESS}, {HEIGHT})"
+            )));
+        }
+        let mut net = ANN_MLP::create()?;
+        net.read(&node)?;
+        if !net.is_trained()? {
+            return Err(bad("no trained layers".to_string()));
+        }
+        RankNet::of(net)
+    }
+
+    /// Trains a network on labelled glyphs: ranks are themselves, suits (upright and turned over)
+    /// are "no rank", digits are left out.
+    /// `seed` draws the starting weights. Training uses as many threads as OpenCV is given: with
+    /// one (`core::set_num_threads(1)`), the same glyphs and seed give the same network.
+    pub fn train(set: &GlyphTemplates, iterations: i32, seed: u64) -> opencv::Result<RankNet> {
+        let mut rows: Vec<(usize, Vec<f32>)> = Vec::new();
+        for (class, glyph) in &set.templates {
+            match class {
+                GlyphClass::Rank(r) => {
+                    for g in augmented(glyph) {
+                        rows.push((usize::from(r.value() - 1), features(&g)));
+                    }
+                }
+                GlyphClass::Suit(_) => {
+                    rows.push((NOT_A_RANK, features(glyph)));
+                    rows.push((NOT_A_RANK, features(&glyph.turned())));
+                }
+                GlyphClass::Digit(_) => {}
+            }
+        }
+        let dims = rows.first().map_or(0, |(_, f)| f.len());
+        let mut data = Vec::with_capacity(rows.len() * dims);
+        let mut targets = vec![-1f32; rows.len() * CLASSES];
+        for (i, (class, f)) in rows.iter().enumerate() {
+            data.extend_from_slice(f);
+            targets[i * CLASSES + class] = 1.0;
+        }
+        let samples = Mat::new_rows_cols_with_data(rows.len() as i32, dims as i32, &data)?.try_clone()?;
+        let responses = Mat::new_rows_cols_with_data(rows.len() as i32, CLASSES as i32, &targets)?.try_clone()?;
+        let mut net = ANN_MLP::create()?;
+        let layers = Mat::from_slice(&[dims as i32, HIDDEN, CLASSES as i32])?.try_clone()?;
+        net.set_layer_sizes(&layers)?;
+        net.set_activation_function(ml::ANN_MLP_SIGMOID_SYM, 0.0, 0.0)?;
+        net.set_train_method(ml::ANN_MLP_RPROP, 0.1, f64::from(f32::MIN_POSITIVE))?;
+        net.set_term_criteria(core::TermCriteria::new(core::TermCriteria_COUNT, iterations, 0.0)?)?;
+        // The starting weights come from OpenCV's random generator (one per thread).
+        core::set_rng_seed(seed as i32)?;
+        net.train(&samples, ml::ROW_SAMPLE, &responses)?;
+        RankNet::of(net)
+    }
+
+    fn of(net: core::Ptr<ANN_MLP>) -> opencv::Result<RankNet> {
+        let layers = Layers::of(&net)?;
+        Ok(RankNet { nets: vec![net], layers: vec![layers] })
+    }
+
+    /// The (first) network as the text OpenCV writes (YAML).
+    pub fn to_yaml(&self) -> opencv::Result<String> {
+        let mut storage = core::FileStorage::new(".yml", core::FileStorage_WRITE | core::FileStorage_MEMORY, "")?;
+        storage.start_write_struct("opencv_ml_ann_mlp", core::FileNode_MAP, "")?;
+        self.nets[0].write(&mut storage)?;
+        storage.end_write_struct()?;
+        storage.release_and_get_string()
+    }
+
+    /// A rank read from a card outline's corner, weighed with the network's reading: when both
+    /// agree, the surer confidence stands; when the network is much surer of another rank
+    /// (by `TAKE_OVER`), its rank is taken; otherwise the templates' reading stands, doubted as
+    /// much as the network is sure of another.
+    pub fn settle(&self, glyph: &GlyphFeature, rank: Rank, confidence: f32) -> opencv::Result<(Rank, f32)> {
+        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
+        Ok(if net_rank == rank {
+            (rank, confidence.max(net_confidence))
+        } else if net_confidence > confidence + TAKE_OVER {
+            (net_rank, net_confidence * 0.9)
+        } else {
+            (rank, confidence * (1.0 - net_confidence))
+        })
+    }
+
+    /// A rank read without an outline (the loose index search), checked by the network: only
+    /// when it is all but sure of another rank is the reading doubted, never replaced. The
+    /// network learnt from glyphs cut on outlines; the loose search's marks are cut otherwise
+    /// (and most are no index at all), and letting it do more cost recall on fans.
+    pub fn check_loose(&self, glyph: &GlyphFeature, rank: Rank, confidence: f32) -> opencv::Result<f32> {
+        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
+        Ok(if net_rank != rank && net_confidence >= LOOSE_VETO {
+            confidence * (1.0 - net_confidence)
+        } else {
+            confidence
+        })
+    }
+
+    /// The networks' mean outputs for one glyph.
+    pub fn scores(&self, glyph: &GlyphFeature) -> opencv::Result<RankScores> {
+        let f = features(glyph);
+        let mut scores = [0f32; CLASSES];
+        for layers in &self.layers {
+            for (s, v) in scores.iter_mut().zip(layers.forward(&f)) {
+                *s += v / self.layers.len() as f32;
+            }
+        }
+        Ok(RankScores(scores))
+    }
+
+    /// The same through OpenCV's own `predict` (slower per glyph: it allocates and scales
+    /// through matrices); the forward pass is checked against it.
+    pub fn scores_opencv(&self, glyph: &GlyphFeature) -> opencv::Result<RankScores> {
+        let f = features(glyph);
+        let sample = Mat::new_rows_cols_with_data(1, f.len() as i32, &f)?;
+        let mut scores = [0f32; CLASSES];
+        for net in &self.nets {
+            let mut out = Mat::default();
+            net.predict(&sample, &mut out, 0)?;
+            for (s, v) in scores.iter_mut().zip(out.data_typed::<f32>()?) {
+                *s += v / self.nets.len() as f32;
+            }
+        }
+        Ok(RankScores(scores))
+    }
+}
+
+/// A trained network's weights as OpenCV keeps them (`ANN_MLP::get_weights`): layer 0 scales the
+/// input (a factor and an offset per input), the middle layers are `(inputs + 1) x outputs`
+/// matrices whose last row is the bias, and the last layer scales the output. Run here because
+/// OpenCV's `predict` costs some 50 us a glyph in allocations for a few thousand
+/// multiplications: the detector asks for two glyphs a card, three networks each.
+struct Layers {
+    input_scale: Vec<f64>,
+    /// Per middle layer: each output's weights (one row of `inputs` values each), and its bias.
+    dense: Vec<(Vec<Vec<f32>>, Vec<f32>)>,
+    output_scale: Vec<f64>,
+    /// The activation's steepness and height: f(x) = height * tanh(steepness * x / 2).
+    steepness: f32,
+    height: f32,
+}
+
+/// OpenCV's symmetric sigmoid with its default parameters, which `train` asks for and
+/// `from_yaml` checks.
+const STEEPNESS: f32 = 2.0 / 3.0;
+const HEIGHT: f32 = 1.7159;
+
+impl Layers {
+    fn of(net: &core::Ptr<ANN_MLP>) -> opencv::Result<Layers> {
+        let sizes = net.get_layer_sizes()?;
+        let count = sizes.rows().max(sizes.cols());
+        let read = |i: i32| -> opencv::Result<Vec<f64>> {
+            let w = net.get_weights(i)?;
+            let mut as_f64 = Mat::default();
+            w.convert_to(&mut as_f64, core::CV_64F, 1.0, 0.0)?;
+            Ok(as_f64.data_typed::<f64>()?.to_vec())
+        };
+        let mut dense = Vec::new();
+        for i in 1..count {
+            let w = net.get_weights(i)?;
+            let (rows, cols) = (w.rows() as usize, w.cols() as usize);
+            let all: Vec<f32> = read(i)?.into_iter().map(|v| v as f32).collect();
+            // Stored input by input; kept output by output, so that each output is one dot product.
+            let (weights, bias) = all.split_at((rows - 1) * cols);
+            let per_output = (0..cols).map(|o| (0..rows - 1).map(|i| weights[i * cols + o]).collect()).collect();
+            dense.push((per_output, bias.to_vec()));
+        }
+        Ok(Layers { input_scale: read(0)?, dense, output_scale: read(count)?, steepness: STEEPNESS, height: HEIGHT })
+    }
+
+    fn forward(&self, input: &[f32]) -> Vec<f32> {
+        let mut x: Vec<f32> = input
+            .iter()
+            .enumerate()
+            .map(|(j, v)| (f64::from(*v) * self.input_scale[2 * j] + self.input_scale[2 * j + 1]) as f32)
+            .collect();
+        for (weights, bias) in &self.dense {
+            x = weights
+                .iter()
+                .zip(bias)
+                .map(|(w, b)| self.height * (self.steepness * (dot(&x, w) + b) / 2.0).tanh())
+                .collect();
+        }
+        x.iter()
+            .enumerate()
+            .map(|(j, v)| (f64::from(*v) * self.output_scale[2 * j] + self.output_scale[2 * j + 1]) as f32)
+            .collect()
+    }
+}
+
+/// The network's input: the glyph's pixels and edge histogram, each scaled from unit length to a
+/// mean square of one, and its log-aspect.
+fn features(glyph: &GlyphFeature) -> Vec<f32> {
+    let px = (glyph.pixels.len() as f32).sqrt();
+    let ed = (glyph.edges.len() as f32).sqrt();
+    let mut f = Vec::with_capacity(glyph.pixels.len() + glyph.edges.len() + 1);
+    f.extend(glyph.pixels.iter().map(|v| v * px));
+    f.extend(glyph.edges.iter().map(|v| v * ed));
+    f.push(glyph.ln_aspect);
+    f
+}
+
+/// A glyph and copies of it as other cameras and inks give it: strokes thicker and thinner
+/// (a blurred stroke raised to a power below or above one), shifted a pixel, wider and narrower.
+fn augmented(glyph: &GlyphFeature) -> Vec<GlyphFeature> {
+    use super::classify::{GLYPH_H, GLYPH_W};
+    let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
+    let peak = glyph.pixels.iter().copied().fold(f32::MIN_POSITIVE, f32::max);
+    let unit: Vec<f32> = glyph.pixels.iter().map(|v| v / peak).collect();
+    let mut out = vec![glyph.clone()];
+    for gamma in [0.5f32, 2.0] {
+        out.push(GlyphFeature::normalised(unit.iter().map(|v| v.powf(gamma)).collect(), glyph.aspect));
+    }
+    for (dx, dy) in [(1i32, 0i32), (-1, 0), (0, 1), (0, -1)] {
+        let mut shifted = vec![0f32; w * h];
+        for y in 0..h as i32 {
+            for x in 0..w as i32 {
+                let (sx, sy) = (x - dx, y - dy);
+                if (0..w as i32).contains(&sx) && (0..h as i32).contains(&sy) {
+                    shifted[(y as usize) * w + x as usize] = unit[(sy as usize) * w + sx as usize];
+                }
+            }
+        }
+        out.push(GlyphFeature::normalised(shifted, glyph.aspect));
+    }
+    for k in [0.8f32, 1.25] {
+        out.push(GlyphFeature::normalised(unit.clone(), glyph.aspect * k));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled_font_glyphs() -> GlyphTemplates {
+        GlyphTemplates::render(&[epaint_default_fonts::UBUNTU_LIGHT, epaint_default_fonts::HACK_REGULAR], false)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_shipped_network_reads_clean_ranks_and_calls_pips_no_rank() {
+        let net = RankNet::builtin().unwrap();
+        let (mut ranks, mut right) = (0, 0);
+        for (class, glyph) in &bundled_font_glyphs().templates {
+            let scores = net.scores(glyph).unwrap();
+            match class {
+                GlyphClass::Rank(rank) => {
+                    ranks += 1;
+                    right += usize::from(scores.best_rank().0 == *rank);
+                }
+                GlyphClass::Suit(suit) => {
+                    assert!(scores.not_a_rank() > scores.best_rank().1, "{suit:?} pip taken for a rank");
+                }
+                GlyphClass::Digit(_) => {}
+            }
+        }
+        // Two fonts, 13 ranks at three widths each.
+        assert!(ranks >= 70 && right * 100 >= ranks * 95, "{right}/{ranks} ranks read");
+    }
+
+    #[test]
+    fn a_sure_network_overrules_unsure_templates_on_a_corner_but_only_doubts_a_loose_index() {
+        let net = RankNet::builtin().unwrap();
+        let queen = Rank::new(12).unwrap();
+        let nine = Rank::new(9).unwrap();
+        let glyph = bundled_font_glyphs()
+            .templates
+            .into_iter()
+            .find(|(c, _)| *c == GlyphClass::Rank(queen))
+            .map(|(_, g)| g)
+            .unwrap();
+        assert_eq!(net.scores(&glyph).unwrap().best_rank().0, queen);
+        let (rank, confidence) = net.settle(&glyph, nine, 0.1).unwrap();
+        assert_eq!(rank, queen);
+        assert!(confidence > 0.4);
+        // Agreeing keeps the surer confidence.
+        let (rank, confidence) = net.settle(&glyph, queen, 0.2).unwrap();
+        assert_eq!(rank, queen);
+        assert!(confidence >= 0.2);
+        // Loose: the rank is never replaced, only doubted.
+        assert!(net.check_loose(&glyph, nine, 0.9).unwrap() <= 0.9);
+        assert_eq!(net.check_loose(&glyph, queen, 0.7).unwrap(), 0.7);
+    }
+
+    #[test]
+    fn the_forward_pass_gives_what_opencv_predicts() {
+        let net = RankNet::builtin().unwrap();
+        for (_, glyph) in bundled_font_glyphs().templates.iter().step_by(7) {
+            let (ours, theirs) = (net.scores(glyph).unwrap().0, net.scores_opencv(glyph).unwrap().0);
+            for (a, b) in ours.iter().zip(&theirs) {
+                assert!((a - b).abs() < 1e-3, "{ours:?} against {theirs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_trained_network_survives_its_yaml() {
+        let glyphs = bundled_font_glyphs();
+        let net = RankNet::train(&glyphs, 5, 1).unwrap();
+        let again = RankNet::from_yaml(&net.to_yaml().unwrap()).unwrap();
+        let glyph = &glyphs.templates[0].1;
+        let (a, b) = (net.scores(glyph).unwrap().0, again.scores(glyph).unwrap().0);
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-4, "{a:?} against {b:?}");
+        }
+        assert!(RankNet::from_yaml("%YAML:1.0\n---\nnothing: 1\n").is_err());
+    }
+}
