@@ -450,6 +450,24 @@ impl GlyphTemplates {
         glyph: &GlyphFeature,
         pick: impl Fn(GlyphClass) -> Option<T>,
     ) -> Option<(T, f32, f32)> {
+        self.best_two(glyph, pick).map(|(t, s, _, second)| (t, s, second))
+    }
+
+    /// The best rank and its similarity, and the runner-up rank and its similarity.
+    pub fn best_two_ranks(&self, glyph: &GlyphFeature) -> Option<(Rank, f32, Option<Rank>, f32)> {
+        self.best_two(glyph, |c| match c {
+            GlyphClass::Rank(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// The best class and its similarity, and the runner-up class (when another was compared)
+    /// and its similarity.
+    fn best_two<T: Copy + PartialEq>(
+        &self,
+        glyph: &GlyphFeature,
+        pick: impl Fn(GlyphClass) -> Option<T>,
+    ) -> Option<(T, f32, Option<T>, f32)> {
         const PER_CLASS: usize = 3;
         const OVERALL: usize = 24;
         let mut classes: Vec<(T, [(f32, usize); PER_CLASS])> = Vec::new();
@@ -497,8 +515,8 @@ impl GlyphTemplates {
             }
         }
         let (t, s) = best?;
-        let second = scores.iter().filter(|(k, _)| *k != t).map(|(_, v)| *v).fold(0.0, f32::max);
-        Some((t, s, second))
+        let runner_up = scores.iter().filter(|(k, v)| *k != t && *v > 0.0).max_by(|a, b| a.1.total_cmp(&b.1));
+        Some((t, s, runner_up.map(|r| r.0), runner_up.map_or(0.0, |r| r.1)))
     }
 }
 

@@ -377,10 +377,16 @@ impl PairReader<'_> {
         if suit_conf < min_confidence {
             return Ok(None);
         }
-        let Some((mut rank, rank_best, rank_second)) = self.templates.best_rank(&rank_glyph) else {
+        let Some((mut rank, rank_best, runner_up, rank_second)) = self.templates.best_two_ranks(&rank_glyph) else {
             return Ok(None);
         };
         let mut rank_conf = confidence(rank_best, rank_second);
+        // Templates all but tied between two ranks (a flat-topped 3 and a 5): the network picks.
+        if let Some(other) = runner_up
+            && self.net.breaks_tie(&rank_glyph, (rank_best, other, rank_second), min_confidence)?
+        {
+            rank = other;
+        }
         if ids.len() == 2 {
             let (ten, other) = read_ten(self.templates, labels, self.blobs, ids, down)?;
             if confidence(ten, other) > rank_conf {

@@ -63,6 +63,8 @@ impl RankScores {
 
 /// How much surer than the templates the network must be to replace their rank on a corner.
 const TAKE_OVER: f32 = 0.3;
+/// Template similarities closer than this are a tie, which the network may break.
+const TIE: f32 = 0.03;
 /// How sure of another rank the network must be to doubt a loose index.
 const LOOSE_VETO: f32 = 0.9;
 
@@ -191,6 +193,18 @@ impl RankNet {
         } else {
             confidence
         })
+    }
+
+    /// Whether the templates, all but tied between their best rank and `runner_up` (`best` and
+    /// `second` their similarities, within `TIE`), should take the runner-up: the network reads
+    /// it, at least as sure as a reading must be (`min_confidence`).
+    pub fn breaks_tie(&self, glyph: &GlyphFeature, tie: (f32, Rank, f32), min_confidence: f32) -> opencv::Result<bool> {
+        let (best, runner_up, second) = tie;
+        if best - second >= TIE {
+            return Ok(false);
+        }
+        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
+        Ok(net_rank == runner_up && net_confidence >= min_confidence)
     }
 
     /// The networks' mean outputs for one glyph.
@@ -378,6 +392,11 @@ mod tests {
         // Loose: the rank is never replaced, only doubted.
         assert!(net.check_loose(&glyph, nine, 0.9).unwrap() <= 0.9);
         assert_eq!(net.check_loose(&glyph, queen, 0.7).unwrap(), 0.7);
+        // Templates tied between a 9 and this Q: the network takes the Q; not when they are
+        // clearly apart, nor for a runner-up it does not read.
+        assert!(net.breaks_tie(&glyph, (0.80, queen, 0.79), 0.6).unwrap());
+        assert!(!net.breaks_tie(&glyph, (0.80, queen, 0.70), 0.6).unwrap());
+        assert!(!net.breaks_tie(&glyph, (0.80, Rank::new(5).unwrap(), 0.79), 0.6).unwrap());
     }
 
     #[test]
