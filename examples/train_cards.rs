@@ -6,8 +6,9 @@
 //!   renderings of whole faces (`vision::cards::train`) drawn in every font under
 //!   /usr/share/fonts that has the index characters, grouped by k-means to 80 per class.
 //!
-//! - `models/card_rank_net_{1,2,3}.yml`: the rank networks (`vision::cards::rank_net`), each
-//!   trained on glyphs cut from its own damaged faces, the font set and the drawn shapes.
+//! - `models/card_rank_net_{1,2,3}.yml` and `card_suit_net_{1,2,3}.yml`: the rank and suit
+//!   networks (`vision::cards::glyph_net`), each trained on glyphs cut from its own damaged faces,
+//!   the font set and the drawn shapes.
 //!
 //! Deterministic: the same fonts give the same files, byte for byte.
 //!
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use card_referee::render::fonts::fonts_under;
 use card_referee::vision::cards::classify::GlyphTemplates;
-use card_referee::vision::cards::rank_net::RankNet;
+use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
 use card_referee::vision::cards::train::{condensed, damaged_glyphs};
 
 const DEFAULT_FONTS: &[&str] = &[
@@ -90,42 +91,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         format!("{rounds} rounds of 52 damaged faces in {} fonts, {} glyphs", all_fonts.len(), samples.templates.len());
     write(&seen, &out.join("card_glyphs_seen.bin"), &what)?;
 
-    // The rank networks learn from more damaged faces than the templates keep, and from the
-    // clean font glyphs and drawn shapes (flat-topped 3s) the loose search compares with. Each
-    // of the three sees its own damaged faces; they train side by side, each on one OpenCV
-    // thread, so that the same fonts give the same networks.
+    // The networks learn from more damaged faces than the templates keep, and from the clean
+    // font glyphs and drawn shapes (flat-topped 3s, pips) the loose search compares with. Each
+    // of the three of a kind sees its own damaged faces; they train side by side, each on one
+    // OpenCV thread, so that the same fonts give the same networks.
     let mut clean = set.templates;
     clean.extend(GlyphTemplates::drawn()?.templates);
     opencv::core::set_num_threads(1)?;
-    let start = std::time::Instant::now();
-    let trained: Vec<opencv::Result<(usize, RankNet)>> = std::thread::scope(|scope| {
-        let jobs: Vec<_> = (1..=3u64)
-            .map(|i| {
-                let (fonts, clean) = (&all_fonts, &clean);
-                scope.spawn(move || {
-                    let mut glyphs = damaged_glyphs(net_rounds, 10 + i, fonts)?;
-                    glyphs.templates.extend(clean.iter().cloned());
-                    Ok((glyphs.templates.len(), RankNet::train(&glyphs, NET_ITERATIONS, 4_240 + i)?))
+    for (reads, name) in [(Reads::Ranks, "rank"), (Reads::Suits, "suit")] {
+        let start = std::time::Instant::now();
+        let trained: Vec<opencv::Result<(usize, GlyphNet)>> = std::thread::scope(|scope| {
+            let jobs: Vec<_> = (1..=3u64)
+                .map(|i| {
+                    let (fonts, clean) = (&all_fonts, &clean);
+                    scope.spawn(move || {
+                        let mut glyphs = damaged_glyphs(net_rounds, 10 + i, fonts)?;
+                        glyphs.templates.extend(clean.iter().cloned());
+                        Ok((glyphs.templates.len(), GlyphNet::train(&glyphs, reads, NET_ITERATIONS, 4_240 + i)?))
+                    })
                 })
-            })
-            .collect();
-        jobs.into_iter().map(|j| j.join().expect("training thread")).collect()
-    });
-    for (i, result) in trained.into_iter().enumerate() {
-        let (count, net) = result?;
-        let path = out.join(format!("card_rank_net_{}.yml", i + 1));
-        std::fs::write(&path, net.to_yaml()?)?;
-        println!(
-            "rank network {}: {count} glyphs ({net_rounds} rounds of damaged faces, the font set, drawn shapes), {NET_ITERATIONS} iterations, {:.0} s -> {}",
-            i + 1,
-            start.elapsed().as_secs_f64(),
-            path.display()
-        );
+                .collect();
+            jobs.into_iter().map(|j| j.join().expect("training thread")).collect()
+        });
+        for (i, result) in trained.into_iter().enumerate() {
+            let (count, net) = result?;
+            let path = out.join(format!("card_{name}_net_{}.yml", i + 1));
+            std::fs::write(&path, net.to_yaml()?)?;
+            println!(
+                "{name} network {}: {count} glyphs ({net_rounds} rounds of damaged faces, the font set, drawn shapes), {NET_ITERATIONS} iterations, {:.0} s -> {}",
+                i + 1,
+                start.elapsed().as_secs_f64(),
+                path.display()
+            );
+        }
     }
     Ok(())
 }
 
-/// Training passes of the rank network (RPROP, whole set each pass).
+/// Training passes of each network (RPROP, whole set each pass).
 const NET_ITERATIONS: i32 = 300;
 
 fn write(set: &GlyphTemplates, path: &Path, what: &str) -> Result<(), Box<dyn std::error::Error>> {

@@ -25,10 +25,10 @@ fn bidly_deck_single_cards_out_of_the_box() {
 #[test]
 fn bidly_deals_fanned_hands_with_and_without_enrolment() {
     let plain = evaluate(&set("bidly-deals"), None).expect("evaluates");
-    assert!(plain.score.recall() >= 0.80, "recall {}", plain.score.recall());
+    assert!(plain.score.recall() >= 0.82, "recall {}", plain.score.recall());
     assert!(plain.score.precision() >= 0.97, "precision {}", plain.score.precision());
     let enrolled = evaluate(&set("bidly-deals"), Some(&set("bidly-deck"))).expect("evaluates");
-    assert!(enrolled.score.recall() >= 0.80, "recall {}", enrolled.score.recall());
+    assert!(enrolled.score.recall() >= 0.82, "recall {}", enrolled.score.recall());
     assert!(enrolled.score.precision() >= 0.97, "precision {}", enrolled.score.precision());
 }
 
@@ -38,8 +38,8 @@ fn edje_photos_rank_only_labels() {
     let s = evaluate_every(&set("edje-photos"), None, 4).expect("evaluates");
     eprintln!("edje every 4th: P {} R {}", s.score.precision(), s.score.recall());
     assert_eq!(s.images, 41);
-    assert!(s.score.recall() >= 0.78, "recall {}", s.score.recall());
-    assert!(s.score.precision() >= 0.93, "precision {}", s.score.precision());
+    assert!(s.score.recall() >= 0.82, "recall {}", s.score.recall());
+    assert!(s.score.precision() >= 0.96, "precision {}", s.score.precision());
 }
 
 fn cli() -> Command {

@@ -5,8 +5,8 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::back::BackProfile;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
+use super::glyph_net::GlyphNet;
 use super::index::{IndexHit, find_indices};
-use super::rank_net::RankNet;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -78,8 +78,9 @@ pub struct CardDetector {
     /// Compared with every suit pip, on an outline or loose: both sets together (the damaged
     /// renders hold one pip design only; the fonts hold many).
     suit_templates: GlyphTemplates,
-    /// Weighs each rank read by the templates (see `rank_net`).
-    rank_net: RankNet,
+    /// Weigh each rank and suit read by the templates (see `glyph_net`).
+    rank_net: GlyphNet,
+    suit_net: GlyphNet,
     /// The calibrated card back, when there is one (see `back`).
     back: Option<BackProfile>,
 }
@@ -96,7 +97,8 @@ impl CardDetector {
             templates,
             corner_templates,
             suit_templates,
-            rank_net: RankNet::builtin()?,
+            rank_net: GlyphNet::ranks()?,
+            suit_net: GlyphNet::suits()?,
             back: None,
         })
     }
@@ -169,12 +171,20 @@ impl CardDetector {
     fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let min = self.config.min_loose_confidence;
         if frame.cols().max(frame.rows()) >= SMALL_FRAME {
-            return find_indices(frame, &self.templates, &self.suit_templates, &self.rank_net, min, read);
+            return find_indices(
+                frame,
+                &self.templates,
+                &self.suit_templates,
+                [&self.rank_net, &self.suit_net],
+                min,
+                read,
+            );
         }
         let mut big = Mat::default();
         imgproc::resize(frame, &mut big, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
         let doubled: Vec<Quad> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
-        let mut hits = find_indices(&big, &self.templates, &self.suit_templates, &self.rank_net, min, &doubled)?;
+        let mut hits =
+            find_indices(&big, &self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, &doubled)?;
         for hit in &mut hits {
             let b = hit.bbox;
             hit.bbox = core::Rect::new(b.x / 2, b.y / 2, (b.width + 1) / 2, (b.height + 1) / 2);
@@ -362,7 +372,9 @@ impl CardDetector {
             return Ok(None);
         };
         let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read, true);
-        let confidence = rank_confidence * confidence(suit_score, suit_second);
+        let suit_confidence =
+            self.suit_net.weigh_suit(&glyphs.suit, allowed, suit, confidence(suit_score, suit_second), false)?;
+        let confidence = rank_confidence * suit_confidence;
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }
 }

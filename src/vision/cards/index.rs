@@ -6,7 +6,7 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
 use super::detect::{component, label_mask, min_channel, morph, percentile};
-use super::rank_net::RankNet;
+use super::glyph_net::GlyphNet;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -270,12 +270,13 @@ fn deskewed(mask: &Mat) -> opencv::Result<Mat> {
 
 /// Every index corner readable in the frame, best first, each glyph used once.
 /// Glyphs inside the `read` quads (cards already read from an outline) are left out.
-/// Ranks are compared with `templates` and checked by `net`, the suit pip with `suit_templates`.
+/// Ranks are compared with `templates`, the suit pip with `suit_templates`; both are weighed by
+/// `nets` (the rank and the suit networks).
 pub fn find_indices(
     frame: &Mat,
     templates: &GlyphTemplates,
     suit_templates: &GlyphTemplates,
-    net: &RankNet,
+    nets: [&GlyphNet; 2],
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
@@ -287,7 +288,7 @@ pub fn find_indices(
         frame.rows().min(frame.cols()),
         templates,
         suit_templates,
-        net,
+        nets,
         min_confidence,
         &read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect::<Vec<_>>(),
     )?;
@@ -339,7 +340,8 @@ struct PairReader<'a> {
     blobs: &'a [Blob],
     templates: &'a GlyphTemplates,
     suit_templates: &'a GlyphTemplates,
-    net: &'a RankNet,
+    net: &'a GlyphNet,
+    suit_net: &'a GlyphNet,
     min_confidence: f32,
 }
 
@@ -413,6 +415,7 @@ impl PairReader<'_> {
             let (checked, best, second) = check_black_suit(&pip, read, true);
             (suit, suit_conf) = (checked, confidence(best, second));
         }
+        suit_conf = self.suit_net.weigh_suit(&suit_glyph, allowed, suit, suit_conf, true)?;
         let conf = rank_conf * suit_conf;
         if conf < min_confidence {
             return Ok(None);
@@ -427,7 +430,7 @@ fn search(
     side: i32,
     templates: &GlyphTemplates,
     suit_templates: &GlyphTemplates,
-    net: &RankNet,
+    nets: [&GlyphNet; 2],
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
@@ -436,7 +439,9 @@ fn search(
         read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
     };
     let (labels, blobs, _ink) = glyph_blobs(frame, side, read, inside)?;
-    let pair = PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, min_confidence };
+    let [net, suit_net] = nets;
+    let pair =
+        PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, suit_net, min_confidence };
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
     for r in &blobs {
         for s in &blobs {
@@ -569,7 +574,15 @@ mod tests {
             crate::render::face::draw_pip(&mut frame, *suit, centre, 22.0, false, ink).unwrap();
         }
         let templates = GlyphTemplates::builtin().unwrap();
-        let hits = find_indices(&frame, &templates, &templates, &RankNet::builtin().unwrap(), 0.45, &[]).unwrap();
+        let hits = find_indices(
+            &frame,
+            &templates,
+            &templates,
+            [&GlyphNet::ranks().unwrap(), &GlyphNet::suits().unwrap()],
+            0.45,
+            &[],
+        )
+        .unwrap();
         let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
         for card in ["KS", "5C", "QS", "8C"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");

@@ -8,8 +8,8 @@ pub mod labels;
 
 pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
 pub mod enroll;
+pub mod glyph_net;
 pub mod index;
 pub mod output;
-pub mod rank_net;
 pub mod train;
 pub mod video_enroll;

@@ -1,64 +1,117 @@
-//! A small neural network (OpenCV's multi-layer perceptron) that tells the 13 ranks apart, with a
-//! fourteenth class for marks that are no rank at all (suit pips, either way up). The templates
-//! find the nearest glyph by overall overlap; the network learns which strokes tell two close
-//! ranks apart (the tail of a Q against the stem of a 9, the bar of an A against the "1" of a
-//! 10), and when a mark is no rank. It sees the same features as the templates.
-//! Trained by `examples/train_cards.rs` on glyphs of the project's own renderer only
-//! (see models/README.md); stored in `models/card_rank_net.yml`.
+//! Small neural networks (OpenCV's multi-layer perceptron) that read one index glyph: one kind
+//! tells the 13 ranks apart, the other the 4 suits, each with a class more for marks that are
+//! none of them (for ranks, suit pips either way up; for suits, ranks). The templates find the
+//! nearest glyph by overall overlap; a network learns which strokes tell two close classes apart
+//! (the tail of a Q against the stem of a 9, a spade's point against a club's lobe). It sees the
+//! same features as the templates. Trained by `examples/train_cards.rs` on glyphs of the
+//! project's own renderer and fonts only (see models/README.md); stored in
+//! `models/card_rank_net_*.yml` and `models/card_suit_net_*.yml`.
 
 use opencv::core::{self, Mat};
 use opencv::ml::{self, ANN_MLP};
 use opencv::prelude::*;
 
 use super::classify::{GlyphClass, GlyphFeature, GlyphTemplates, dot};
-use crate::cards::Rank;
+use crate::cards::{Rank, Suit};
 
-/// The shipped networks: trained alike on different damaged renderings, their outputs averaged
-/// (one network's readings of real photos swing with its training draw; three agree better).
-const MODELS: [&str; 3] = [
+/// The shipped networks, three of each kind: trained alike on different damaged renderings,
+/// their outputs averaged (one network's readings of real photos swing with its training draw;
+/// three agree better).
+const RANK_MODELS: [&str; 3] = [
     include_str!("../../../models/card_rank_net_1.yml"),
     include_str!("../../../models/card_rank_net_2.yml"),
     include_str!("../../../models/card_rank_net_3.yml"),
 ];
+const SUIT_MODELS: [&str; 3] = [
+    include_str!("../../../models/card_suit_net_1.yml"),
+    include_str!("../../../models/card_suit_net_2.yml"),
+    include_str!("../../../models/card_suit_net_3.yml"),
+];
 
-/// Classes: the ranks A..K at 0..13, then "no rank".
-pub const CLASSES: usize = 14;
-pub const NOT_A_RANK: usize = 13;
+/// What a network reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Outputs 0..13 the ranks A..K, then "no rank".
+    Ranks,
+    /// Outputs 0..4 the suits C D H S, then "no suit".
+    Suits,
+}
+
+impl Reads {
+    /// The number of outputs: the classes and "none".
+    pub fn outputs(self) -> usize {
+        match self {
+            Reads::Ranks => 14,
+            Reads::Suits => 5,
+        }
+    }
+
+    /// The output of "none".
+    pub fn none(self) -> usize {
+        self.outputs() - 1
+    }
+
+    /// The output a training glyph stands for: `Some((output, true))` for a glyph of the classes
+    /// read (trained with its augmented copies), `Some((none, false))` for a mark that is none
+    /// of them (trained upright and turned over), `None` for one left out.
+    fn target(self, class: GlyphClass) -> Option<(usize, bool)> {
+        match (self, class) {
+            (Reads::Ranks, GlyphClass::Rank(r)) => Some((usize::from(r.value() - 1), true)),
+            (Reads::Ranks, GlyphClass::Suit(_)) => Some((self.none(), false)),
+            (Reads::Suits, GlyphClass::Suit(s)) => Some((s as usize, true)),
+            (Reads::Suits, GlyphClass::Rank(_)) => Some((self.none(), false)),
+            (_, GlyphClass::Digit(_)) => None,
+        }
+    }
+}
 
 /// Neurons in the hidden layer.
 const HIDDEN: i32 = 64;
 
-/// The network's verdict on one glyph: its output for each class (about -1.7 .. 1.7).
-#[derive(Clone, Copy, Debug)]
-pub struct RankScores(pub [f32; CLASSES]);
+/// The networks' verdict on one glyph: their mean output for each class, then "none" (about
+/// -1.7 .. 1.7).
+#[derive(Clone, Debug)]
+pub struct Scores(pub Vec<f32>);
 
-impl RankScores {
-    /// The output for a rank.
-    pub fn rank(&self, rank: Rank) -> f32 {
-        self.0[usize::from(rank.value() - 1)]
-    }
-
-    /// The best rank, its output and the runner-up rank's output.
-    pub fn best_rank(&self) -> (Rank, f32, f32) {
-        let mut order: Vec<usize> = (0..NOT_A_RANK).collect();
+impl Scores {
+    /// The best of `outputs`, its output and the runner-up's output.
+    fn best_of(&self, outputs: impl Iterator<Item = usize>) -> (usize, f32, f32) {
+        let mut order: Vec<usize> = outputs.collect();
         order.sort_by(|&a, &b| self.0[b].total_cmp(&self.0[a]));
-        let rank = Rank::new(order[0] as u8 + 1).expect("13 ranks");
-        (rank, self.0[order[0]], self.0[order[1]])
+        let second = order.get(1).map_or(-HEIGHT, |&o| self.0[o]);
+        (order[0], self.0[order[0]], second)
     }
 
-    /// The best rank and a 0..1 confidence: high when its output is high and well above the
-    /// runner-up's (outputs run from about -1.7 to 1.7).
+    /// The best rank, its output and the runner-up rank's output (a rank network's scores).
+    pub fn best_rank(&self) -> (Rank, f32, f32) {
+        let (best, output, second) = self.best_of(0..13);
+        (Rank::new(best as u8 + 1).expect("13 ranks"), output, second)
+    }
+
+    /// The best rank and a 0..1 confidence (see `sureness`).
     pub fn reading(&self) -> (Rank, f32) {
         let (rank, best, second) = self.best_rank();
-        let margin = ((best - second) / 0.8).clamp(0.0, 1.0);
-        let fit = ((best - 0.2) / 0.8).clamp(0.0, 1.0);
-        (rank, margin * fit)
+        (rank, sureness(best, second))
     }
 
-    /// The output for "no rank".
-    pub fn not_a_rank(&self) -> f32 {
-        self.0[NOT_A_RANK]
+    /// The best suit among `allowed` (not empty) and a 0..1 confidence (a suit network's scores).
+    pub fn suit_reading(&self, allowed: &[Suit]) -> (Suit, f32) {
+        let (best, output, second) = self.best_of(allowed.iter().map(|&s| s as usize));
+        (Suit::ALL[best], sureness(output, second))
     }
+
+    /// The output for "none" (the last).
+    pub fn none(&self) -> f32 {
+        self.0.last().copied().unwrap_or(-HEIGHT)
+    }
+}
+
+/// A 0..1 confidence from the best output and the runner-up's: high when the best is high and
+/// well above the runner-up.
+fn sureness(best: f32, second: f32) -> f32 {
+    let margin = ((best - second) / 0.8).clamp(0.0, 1.0);
+    let fit = ((best - 0.2) / 0.8).clamp(0.0, 1.0);
+    margin * fit
 }
 
 /// How much surer than the templates the network must be to replace their rank on a corner.
@@ -68,35 +121,46 @@ const TIE: f32 = 0.03;
 /// How sure of another rank the network must be to doubt a loose index.
 const LOOSE_VETO: f32 = 0.9;
 
-/// One trained network, or several whose outputs are averaged.
-pub struct RankNet {
+/// One trained network, or several of one kind whose outputs are averaged.
+pub struct GlyphNet {
+    reads: Reads,
     nets: Vec<core::Ptr<ANN_MLP>>,
     /// The same networks' weights, for the forward pass (see `Layers`).
     layers: Vec<Layers>,
 }
 
-impl RankNet {
-    /// The networks the program ships with.
-    pub fn builtin() -> opencv::Result<RankNet> {
-        let parts = MODELS.iter().map(|m| RankNet::from_yaml(m)).collect::<opencv::Result<Vec<_>>>()?;
-        Ok(RankNet::ensemble(parts))
+impl GlyphNet {
+    /// The rank networks the program ships with.
+    pub fn ranks() -> opencv::Result<GlyphNet> {
+        GlyphNet::shipped(Reads::Ranks, &RANK_MODELS)
     }
 
-    /// Several networks as one: their outputs are averaged.
-    pub fn ensemble(parts: Vec<RankNet>) -> RankNet {
+    /// The suit networks the program ships with.
+    pub fn suits() -> opencv::Result<GlyphNet> {
+        GlyphNet::shipped(Reads::Suits, &SUIT_MODELS)
+    }
+
+    fn shipped(reads: Reads, models: &[&str]) -> opencv::Result<GlyphNet> {
+        let parts = models.iter().map(|m| GlyphNet::from_yaml(m, reads)).collect::<opencv::Result<Vec<_>>>()?;
+        Ok(GlyphNet::ensemble(parts))
+    }
+
+    /// Several networks of one kind as one: their outputs are averaged.
+    pub fn ensemble(parts: Vec<GlyphNet>) -> GlyphNet {
+        let reads = parts.first().map_or(Reads::Ranks, |p| p.reads);
         let (mut nets, mut layers) = (Vec::new(), Vec::new());
         for part in parts {
             nets.extend(part.nets);
             layers.extend(part.layers);
         }
-        RankNet { nets, layers }
+        GlyphNet { reads, nets, layers }
     }
 
-    /// A network from the text OpenCV saves (`to_yaml`).
-    pub fn from_yaml(text: &str) -> opencv::Result<RankNet> {
+    /// A network from the text OpenCV saves (`to_yaml`), which must read as `reads` says.
+    pub fn from_yaml(text: &str, reads: Reads) -> opencv::Result<GlyphNet> {
         let storage = core::FileStorage::new(text, core::FileStorage_READ | core::FileStorage_MEMORY, "")?;
         let node = storage.get_first_top_level_node()?;
-        let bad = |what: String| opencv::Error::new(core::StsParseError, format!("card rank network: {what}"));
+        let bad = |what: String| opencv::Error::new(core::StsParseError, format!("card {reads:?} network: {what}"));
         let activation = node.get("activation_function")?.to_string()?;
         let (p1, p2) = (node.get("f_param1")?.real()? as f32, node.get("f_param2")?.real()? as f32);
         if activation != "SIGMOID_SYM" || (p1 - STEEPNESS).abs() > 1e-6 || (p2 - HEIGHT).abs() > 1e-6 {
@@ -109,40 +173,42 @@ impl RankNet {
         if !net.is_trained()? {
             return Err(bad("no trained layers".to_string()));
         }
-        RankNet::of(net)
+        let sizes = net.get_layer_sizes()?;
+        let outputs = sizes.data_typed::<i32>()?.last().copied().unwrap_or(0);
+        if outputs as usize != reads.outputs() {
+            return Err(bad(format!("{outputs} outputs, expected {}", reads.outputs())));
+        }
+        GlyphNet::of(net, reads)
     }
 
-    /// Trains a network on labelled glyphs: ranks are themselves, suits (upright and turned over)
-    /// are "no rank", digits are left out.
-    /// `seed` draws the starting weights. Training uses as many threads as OpenCV is given: with
-    /// one (`core::set_num_threads(1)`), the same glyphs and seed give the same network.
-    pub fn train(set: &GlyphTemplates, iterations: i32, seed: u64) -> opencv::Result<RankNet> {
+    /// Trains a network on labelled glyphs (see `Reads::target`: the classes read, with their
+    /// augmented copies, and "none"). `seed` draws the starting weights. Training uses as many
+    /// threads as OpenCV is given: with one (`core::set_num_threads(1)`), the same glyphs and
+    /// seed give the same network.
+    pub fn train(set: &GlyphTemplates, reads: Reads, iterations: i32, seed: u64) -> opencv::Result<GlyphNet> {
         let mut rows: Vec<(usize, Vec<f32>)> = Vec::new();
         for (class, glyph) in &set.templates {
-            match class {
-                GlyphClass::Rank(r) => {
-                    for g in augmented(glyph) {
-                        rows.push((usize::from(r.value() - 1), features(&g)));
-                    }
+            match reads.target(*class) {
+                Some((output, true)) => rows.extend(augmented(glyph).iter().map(|g| (output, features(g)))),
+                Some((none, false)) => {
+                    rows.push((none, features(glyph)));
+                    rows.push((none, features(&glyph.turned())));
                 }
-                GlyphClass::Suit(_) => {
-                    rows.push((NOT_A_RANK, features(glyph)));
-                    rows.push((NOT_A_RANK, features(&glyph.turned())));
-                }
-                GlyphClass::Digit(_) => {}
+                None => {}
             }
         }
+        let classes = reads.outputs();
         let dims = rows.first().map_or(0, |(_, f)| f.len());
         let mut data = Vec::with_capacity(rows.len() * dims);
-        let mut targets = vec![-1f32; rows.len() * CLASSES];
+        let mut targets = vec![-1f32; rows.len() * classes];
         for (i, (class, f)) in rows.iter().enumerate() {
             data.extend_from_slice(f);
-            targets[i * CLASSES + class] = 1.0;
+            targets[i * classes + class] = 1.0;
         }
         let samples = Mat::new_rows_cols_with_data(rows.len() as i32, dims as i32, &data)?.try_clone()?;
-        let responses = Mat::new_rows_cols_with_data(rows.len() as i32, CLASSES as i32, &targets)?.try_clone()?;
+        let responses = Mat::new_rows_cols_with_data(rows.len() as i32, classes as i32, &targets)?.try_clone()?;
         let mut net = ANN_MLP::create()?;
-        let layers = Mat::from_slice(&[dims as i32, HIDDEN, CLASSES as i32])?.try_clone()?;
+        let layers = Mat::from_slice(&[dims as i32, HIDDEN, classes as i32])?.try_clone()?;
         net.set_layer_sizes(&layers)?;
         net.set_activation_function(ml::ANN_MLP_SIGMOID_SYM, 0.0, 0.0)?;
         net.set_train_method(ml::ANN_MLP_RPROP, 0.1, f64::from(f32::MIN_POSITIVE))?;
@@ -150,12 +216,12 @@ impl RankNet {
         // The starting weights come from OpenCV's random generator (one per thread).
         core::set_rng_seed(seed as i32)?;
         net.train(&samples, ml::ROW_SAMPLE, &responses)?;
-        RankNet::of(net)
+        GlyphNet::of(net, reads)
     }
 
-    fn of(net: core::Ptr<ANN_MLP>) -> opencv::Result<RankNet> {
+    fn of(net: core::Ptr<ANN_MLP>, reads: Reads) -> opencv::Result<GlyphNet> {
         let layers = Layers::of(&net)?;
-        Ok(RankNet { nets: vec![net], layers: vec![layers] })
+        Ok(GlyphNet { reads, nets: vec![net], layers: vec![layers] })
     }
 
     /// The (first) network as the text OpenCV writes (YAML).
@@ -207,24 +273,47 @@ impl RankNet {
         Ok(net_rank == runner_up && net_confidence >= min_confidence)
     }
 
+    /// A suit read by the templates, weighed with the suit networks' reading among `allowed`:
+    /// they never replace it (the templates hold many pip designs, the networks learnt few);
+    /// where they read another suit, its confidence falls by as much as they are sure. In the
+    /// loose search (`loose`), where they agree, the surer confidence stands: a loose index has
+    /// no outline to vouch for it, and a second opinion on its pip is worth having.
+    pub fn weigh_suit(
+        &self,
+        glyph: &GlyphFeature,
+        allowed: &[Suit],
+        suit: Suit,
+        confidence: f32,
+        loose: bool,
+    ) -> opencv::Result<f32> {
+        let (net_suit, net_confidence) = self.scores(glyph)?.suit_reading(allowed);
+        Ok(if net_suit != suit {
+            confidence * (1.0 - net_confidence)
+        } else if loose {
+            confidence.max(net_confidence)
+        } else {
+            confidence
+        })
+    }
+
     /// The networks' mean outputs for one glyph.
-    pub fn scores(&self, glyph: &GlyphFeature) -> opencv::Result<RankScores> {
+    pub fn scores(&self, glyph: &GlyphFeature) -> opencv::Result<Scores> {
         let f = features(glyph);
-        let mut scores = [0f32; CLASSES];
+        let mut scores = vec![0f32; self.reads.outputs()];
         for layers in &self.layers {
             for (s, v) in scores.iter_mut().zip(layers.forward(&f)) {
                 *s += v / self.layers.len() as f32;
             }
         }
-        Ok(RankScores(scores))
+        Ok(Scores(scores))
     }
 
     /// The same through OpenCV's own `predict` (slower per glyph: it allocates and scales
     /// through matrices); the forward pass is checked against it.
-    pub fn scores_opencv(&self, glyph: &GlyphFeature) -> opencv::Result<RankScores> {
+    pub fn scores_opencv(&self, glyph: &GlyphFeature) -> opencv::Result<Scores> {
         let f = features(glyph);
         let sample = Mat::new_rows_cols_with_data(1, f.len() as i32, &f)?;
-        let mut scores = [0f32; CLASSES];
+        let mut scores = vec![0f32; self.reads.outputs()];
         for net in &self.nets {
             let mut out = Mat::default();
             net.predict(&sample, &mut out, 0)?;
@@ -232,7 +321,7 @@ impl RankNet {
                 *s += v / self.nets.len() as f32;
             }
         }
-        Ok(RankScores(scores))
+        Ok(Scores(scores))
     }
 }
 
@@ -351,7 +440,7 @@ mod tests {
 
     #[test]
     fn the_shipped_network_reads_clean_ranks_and_calls_pips_no_rank() {
-        let net = RankNet::builtin().unwrap();
+        let net = GlyphNet::ranks().unwrap();
         let (mut ranks, mut right) = (0, 0);
         for (class, glyph) in &bundled_font_glyphs().templates {
             let scores = net.scores(glyph).unwrap();
@@ -361,7 +450,7 @@ mod tests {
                     right += usize::from(scores.best_rank().0 == *rank);
                 }
                 GlyphClass::Suit(suit) => {
-                    assert!(scores.not_a_rank() > scores.best_rank().1, "{suit:?} pip taken for a rank");
+                    assert!(scores.none() > scores.best_rank().1, "{suit:?} pip taken for a rank");
                 }
                 GlyphClass::Digit(_) => {}
             }
@@ -372,7 +461,7 @@ mod tests {
 
     #[test]
     fn a_sure_network_overrules_unsure_templates_on_a_corner_but_only_doubts_a_loose_index() {
-        let net = RankNet::builtin().unwrap();
+        let net = GlyphNet::ranks().unwrap();
         let queen = Rank::new(12).unwrap();
         let nine = Rank::new(9).unwrap();
         let glyph = bundled_font_glyphs()
@@ -400,12 +489,38 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_suit_networks_read_drawn_pips_and_weigh_but_never_replace_a_suit() {
+        let net = GlyphNet::suits().unwrap();
+        let drawn = GlyphTemplates::drawn().unwrap();
+        let (mut pips, mut right) = (0, 0);
+        for (class, glyph) in &drawn.templates {
+            if let GlyphClass::Suit(suit) = class {
+                pips += 1;
+                right += usize::from(net.scores(glyph).unwrap().suit_reading(&Suit::ALL).0 == *suit);
+            }
+        }
+        assert!(pips >= 8 && right * 10 >= pips * 9, "{right}/{pips} drawn pips read");
+        let heart = drawn.templates.iter().find(|(c, _)| *c == GlyphClass::Suit(Suit::Hearts)).unwrap().1.clone();
+        let red = [Suit::Diamonds, Suit::Hearts];
+        let (read, sure) = net.scores(&heart).unwrap().suit_reading(&red);
+        assert_eq!(read, Suit::Hearts);
+        // Read as a diamond by the templates: doubted by as much as the networks are sure.
+        let doubted = net.weigh_suit(&heart, &red, Suit::Diamonds, 0.8, false).unwrap();
+        assert!((doubted - 0.8 * (1.0 - sure)).abs() < 1e-6);
+        // Agreeing: a corner keeps its confidence, a loose index takes the surer.
+        assert_eq!(net.weigh_suit(&heart, &red, Suit::Hearts, 0.3, false).unwrap(), 0.3);
+        assert_eq!(net.weigh_suit(&heart, &red, Suit::Hearts, 0.3, true).unwrap(), sure.max(0.3));
+    }
+
+    #[test]
     fn the_forward_pass_gives_what_opencv_predicts() {
-        let net = RankNet::builtin().unwrap();
-        for (_, glyph) in bundled_font_glyphs().templates.iter().step_by(7) {
-            let (ours, theirs) = (net.scores(glyph).unwrap().0, net.scores_opencv(glyph).unwrap().0);
-            for (a, b) in ours.iter().zip(&theirs) {
-                assert!((a - b).abs() < 1e-3, "{ours:?} against {theirs:?}");
+        for net in [GlyphNet::ranks().unwrap(), GlyphNet::suits().unwrap()] {
+            for (_, glyph) in bundled_font_glyphs().templates.iter().step_by(7) {
+                let (ours, theirs) = (net.scores(glyph).unwrap().0, net.scores_opencv(glyph).unwrap().0);
+                assert_eq!(ours.len(), theirs.len());
+                for (a, b) in ours.iter().zip(&theirs) {
+                    assert!((a - b).abs() < 1e-3, "{ours:?} against {theirs:?}");
+                }
             }
         }
     }
@@ -413,13 +528,15 @@ mod tests {
     #[test]
     fn a_trained_network_survives_its_yaml() {
         let glyphs = bundled_font_glyphs();
-        let net = RankNet::train(&glyphs, 5, 1).unwrap();
-        let again = RankNet::from_yaml(&net.to_yaml().unwrap()).unwrap();
+        let net = GlyphNet::train(&glyphs, Reads::Suits, 5, 1).unwrap();
+        let again = GlyphNet::from_yaml(&net.to_yaml().unwrap(), Reads::Suits).unwrap();
+        // A suit network is not a rank network.
+        assert!(GlyphNet::from_yaml(&net.to_yaml().unwrap(), Reads::Ranks).is_err());
         let glyph = &glyphs.templates[0].1;
         let (a, b) = (net.scores(glyph).unwrap().0, again.scores(glyph).unwrap().0);
         for (x, y) in a.iter().zip(&b) {
             assert!((x - y).abs() < 1e-4, "{a:?} against {b:?}");
         }
-        assert!(RankNet::from_yaml("%YAML:1.0\n---\nnothing: 1\n").is_err());
+        assert!(GlyphNet::from_yaml("%YAML:1.0\n---\nnothing: 1\n", Reads::Ranks).is_err());
     }
 }

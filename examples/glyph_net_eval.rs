@@ -1,6 +1,6 @@
 //! Rank accuracy of the rank network against the templates, on damaged renderer faces drawn with
 //! fonts neither was built from, and on glyphs cut from a labelled photo folder (enrolment):
-//! `cargo run --release --example rank_net_eval -- [TEST_ROUNDS] [TRAIN_ROUNDS] [ITERATIONS] [PHOTO_DIR]`.
+//! `cargo run --release --example glyph_net_eval -- [TEST_ROUNDS] [TRAIN_ROUNDS] [ITERATIONS] [PHOTO_DIR]`.
 //! One network and one template set are built from half the installed fonts and scored on faces
 //! drawn in the other half; with PHOTO_DIR, both and the shipped ones are also scored on the
 //! glyphs cut from labelled photos (as enrolment cuts them). Test data only: nothing is kept.
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
 use card_referee::vision::cards::enroll::DeckProfile;
-use card_referee::vision::cards::rank_net::RankNet;
+use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
 use card_referee::vision::cards::train::damaged_glyphs;
 
 type Fonts = Vec<Arc<[u8]>>;
@@ -31,7 +31,7 @@ fn fonts() -> (Fonts, Fonts) {
     (train, test)
 }
 
-fn score(name: &str, templates: &GlyphTemplates, net: &RankNet, test: &GlyphTemplates) {
+fn score(name: &str, templates: &GlyphTemplates, net: &GlyphNet, test: &GlyphTemplates) {
     let (mut n, mut t_ok, mut n_ok, mut t_sure, mut t_sure_ok, mut n_sure, mut n_sure_ok) = (0, 0, 0, 0, 0, 0, 0);
     let (mut pips, mut pips_rejected) = (0, 0);
     for (class, g) in &test.templates {
@@ -54,14 +54,14 @@ fn score(name: &str, templates: &GlyphTemplates, net: &RankNet, test: &GlyphTemp
                         confidence(templates.best_rank(g).unwrap().1, templates.best_rank(g).unwrap().2)
                     );
                 }
-                if best - second >= 0.5 && best > s.not_a_rank() {
+                if best - second >= 0.5 && best > s.none() {
                     n_sure += 1;
                     n_sure_ok += usize::from(got == *r);
                 }
             }
             GlyphClass::Suit(_) => {
                 pips += 1;
-                pips_rejected += usize::from(s.not_a_rank() > s.best_rank().1);
+                pips_rejected += usize::from(s.none() > s.best_rank().1);
             }
             GlyphClass::Digit(_) => {}
         }
@@ -97,7 +97,7 @@ fn main() {
         train.templates.extend(GlyphTemplates::builtin().unwrap().templates);
     }
     let start = std::time::Instant::now();
-    let net = RankNet::train(&train, iterations, 4_242).unwrap();
+    let net = GlyphNet::train(&train, Reads::Ranks, iterations, 4_242).unwrap();
     println!("trained on {} glyphs in {:.1} s", train.templates.len(), start.elapsed().as_secs_f64());
     let templates = card_referee::vision::cards::train::condensed(&train, 80).unwrap();
     score("held-out fonts", &templates, &net, &test);
@@ -107,7 +107,7 @@ fn main() {
         score(
             &format!("{dir} (shipped templates and networks)"),
             &GlyphTemplates::builtin_seen().unwrap(),
-            &RankNet::builtin().unwrap(),
+            &GlyphNet::ranks().unwrap(),
             &profile.templates(),
         );
     }
