@@ -251,7 +251,8 @@ impl GlyphNet {
     /// A rank read without an outline (the loose index search), checked by the network: only
     /// when it is all but sure of another rank is the reading doubted, never replaced. The
     /// network learnt from glyphs cut on outlines; the loose search's marks are cut otherwise
-    /// (and most are no index at all), and letting it do more cost recall on fans.
+    /// (and most are no index at all): letting it replace ranks there cost precision on busy
+    /// photos (edje 0.962 -> 0.911), and counting its agreement cost recall on fans.
     pub fn check_loose(&self, glyph: &GlyphFeature, rank: Rank, confidence: f32) -> opencv::Result<f32> {
         let (net_rank, net_confidence) = self.scores(glyph)?.reading();
         Ok(if net_rank != rank && net_confidence >= LOOSE_VETO {
