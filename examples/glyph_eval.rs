@@ -3,27 +3,10 @@
 use card_referee::cards::Suit;
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
 use card_referee::vision::cards::train::damaged_glyphs;
-use std::sync::Arc;
 
-type Fonts = Vec<Arc<[u8]>>;
-
-/// Every installed font that draws the index characters, alternately into a training and a test half.
-fn fonts() -> (Fonts, Fonts) {
-    let out = std::process::Command::new("fc-list").args([":", "file"]).output().unwrap();
-    let mut files: Vec<String> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().trim_end_matches(':').to_string()).collect();
-    files.sort();
-    files.dedup();
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, f) in files.iter().enumerate() {
-        let Ok(bytes) = std::fs::read(f) else { continue };
-        if !card_referee::render::fonts::draws_indices(&bytes) {
-            continue;
-        }
-        if i % 2 == 0 { train.push(Arc::from(bytes)) } else { test.push(Arc::from(bytes)) }
-    }
-    (train, test)
-}
+#[path = "shared/font_halves.rs"]
+mod font_halves;
+use font_halves::font_halves;
 
 fn score(name: &str, t: &GlyphTemplates, test: &GlyphTemplates) {
     let (mut rn, mut rok, mut rsure, mut rsure_ok, mut sn, mut sok) = (0, 0, 0, 0, 0, 0);
@@ -71,7 +54,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().map_or(4, |a| a.parse().unwrap());
     let train_rounds: usize = args.next().map_or(20, |a| a.parse().unwrap());
-    let (train_fonts, test_fonts) = fonts();
+    let (train_fonts, test_fonts) = font_halves();
     println!("{} training fonts, {} test fonts", train_fonts.len(), test_fonts.len());
     let test = damaged_glyphs(rounds, 777, &test_fonts).unwrap();
     let builtin = GlyphTemplates::builtin().unwrap();

@@ -4,32 +4,15 @@
 //! One network and one template set are built from half the installed fonts and scored on faces
 //! drawn in the other half; with PHOTO_DIR, both and the shipped ones are also scored on the
 //! glyphs cut from labelled photos (as enrolment cuts them). Test data only: nothing is kept.
-use std::sync::Arc;
 
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
 use card_referee::vision::cards::enroll::DeckProfile;
 use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
 use card_referee::vision::cards::train::damaged_glyphs;
 
-type Fonts = Vec<Arc<[u8]>>;
-
-/// Every installed font that draws the index characters, alternately into a training and a test half.
-fn fonts() -> (Fonts, Fonts) {
-    let out = std::process::Command::new("fc-list").args([":", "file"]).output().unwrap();
-    let mut files: Vec<String> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().trim_end_matches(':').to_string()).collect();
-    files.sort();
-    files.dedup();
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, f) in files.iter().enumerate() {
-        let Ok(bytes) = std::fs::read(f) else { continue };
-        if !card_referee::render::fonts::draws_indices(&bytes) {
-            continue;
-        }
-        if i % 2 == 0 { train.push(Arc::from(bytes)) } else { test.push(Arc::from(bytes)) }
-    }
-    (train, test)
-}
+#[path = "shared/font_halves.rs"]
+mod font_halves;
+use font_halves::{Fonts, font_halves};
 
 fn score(name: &str, templates: &GlyphTemplates, net: &GlyphNet, test: &GlyphTemplates) {
     let (mut n, mut t_ok, mut n_ok, mut t_sure, mut t_sure_ok, mut n_sure, mut n_sure_ok) = (0, 0, 0, 0, 0, 0, 0);
@@ -85,7 +68,7 @@ fn main() {
     let train_rounds: usize = args.next().map_or(20, |a| a.parse().unwrap());
     let iterations: i32 = args.next().map_or(300, |a| a.parse().unwrap());
     let photos = args.next();
-    let (train_fonts, test_fonts) = fonts();
+    let (train_fonts, test_fonts) = font_halves();
     println!("{} training fonts, {} test fonts", train_fonts.len(), test_fonts.len());
     let test = damaged_glyphs(rounds, 777, &test_fonts).unwrap();
     // ALL=1: train on every font (as the shipped model is); the held-out figure then means nothing.

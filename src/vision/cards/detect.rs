@@ -361,7 +361,7 @@ impl CardDetector {
         }
         // A "10" read as two glyphs is left alone: the network reads single glyphs.
         if glyphs.parts.len() != 2 || rank.value() != 10 {
-            (rank, rank_confidence) = self.rank_net.settle(&glyphs.rank, rank, rank_confidence)?;
+            (rank, rank_confidence) = self.rank_net.scores(&glyphs.rank)?.settle(rank, rank_confidence);
         }
         let allowed: &[Suit] = match glyphs.red {
             Some(true) => &[Suit::Diamonds, Suit::Hearts],
@@ -373,7 +373,7 @@ impl CardDetector {
         };
         let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read, true);
         let suit_confidence =
-            self.suit_net.weigh_suit(&glyphs.suit, allowed, suit, confidence(suit_score, suit_second), false)?;
+            self.suit_net.scores(&glyphs.suit)?.weigh_suit(allowed, suit, confidence(suit_score, suit_second), false);
         let confidence = rank_confidence * suit_confidence;
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }

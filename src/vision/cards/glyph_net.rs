@@ -100,6 +100,57 @@ impl Scores {
         (Suit::ALL[best], sureness(output, second))
     }
 
+    /// A rank read from a card outline's corner, weighed with the rank networks' reading (these
+    /// scores): when both
+    /// agree, the surer confidence stands; when the network is much surer of another rank
+    /// (by `TAKE_OVER`), its rank is taken; otherwise the templates' reading stands, doubted as
+    /// much as the network is sure of another.
+    pub fn settle(&self, rank: Rank, confidence: f32) -> (Rank, f32) {
+        let (net_rank, net_confidence) = self.reading();
+        if net_rank == rank {
+            (rank, confidence.max(net_confidence))
+        } else if net_confidence > confidence + TAKE_OVER {
+            (net_rank, net_confidence * 0.9)
+        } else {
+            (rank, confidence * (1.0 - net_confidence))
+        }
+    }
+
+    /// A rank read without an outline (the loose index search), checked by the network: only
+    /// when it is all but sure of another rank is the reading doubted, never replaced. The
+    /// network learnt from glyphs cut on outlines; the loose search's marks are cut otherwise
+    /// (and most are no index at all): letting it replace ranks there cost precision on busy
+    /// photos (edje 0.962 -> 0.911), and counting its agreement cost recall on fans.
+    pub fn check_loose(&self, rank: Rank, confidence: f32) -> f32 {
+        let (net_rank, net_confidence) = self.reading();
+        if net_rank != rank && net_confidence >= LOOSE_VETO { confidence * (1.0 - net_confidence) } else { confidence }
+    }
+
+    /// Whether the templates, all but tied between their best rank and `runner_up` (`best` and
+    /// `second` their similarities, within `TIE`), should take the runner-up: the network reads
+    /// it, at least as sure as a reading must be (`min_confidence`).
+    pub fn breaks_tie(&self, tie: (f32, Rank, f32), min_confidence: f32) -> bool {
+        let (best, runner_up, second) = tie;
+        let (net_rank, net_confidence) = self.reading();
+        best - second < TIE && net_rank == runner_up && net_confidence >= min_confidence
+    }
+
+    /// A suit read by the templates, weighed with the suit networks' reading among `allowed`:
+    /// they never replace it (the templates hold many pip designs, the networks learnt few);
+    /// where they read another suit, its confidence falls by as much as they are sure. In the
+    /// loose search (`loose`), where they agree, the surer confidence stands: a loose index has
+    /// no outline to vouch for it, and a second opinion on its pip is worth having.
+    pub fn weigh_suit(&self, allowed: &[Suit], suit: Suit, confidence: f32, loose: bool) -> f32 {
+        let (net_suit, net_confidence) = self.suit_reading(allowed);
+        if net_suit != suit {
+            confidence * (1.0 - net_confidence)
+        } else if loose {
+            confidence.max(net_confidence)
+        } else {
+            confidence
+        }
+    }
+
     /// The output for "none" (the last).
     pub fn none(&self) -> f32 {
         self.0.last().copied().unwrap_or(-HEIGHT)
@@ -233,70 +284,6 @@ impl GlyphNet {
         storage.release_and_get_string()
     }
 
-    /// A rank read from a card outline's corner, weighed with the network's reading: when both
-    /// agree, the surer confidence stands; when the network is much surer of another rank
-    /// (by `TAKE_OVER`), its rank is taken; otherwise the templates' reading stands, doubted as
-    /// much as the network is sure of another.
-    pub fn settle(&self, glyph: &GlyphFeature, rank: Rank, confidence: f32) -> opencv::Result<(Rank, f32)> {
-        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
-        Ok(if net_rank == rank {
-            (rank, confidence.max(net_confidence))
-        } else if net_confidence > confidence + TAKE_OVER {
-            (net_rank, net_confidence * 0.9)
-        } else {
-            (rank, confidence * (1.0 - net_confidence))
-        })
-    }
-
-    /// A rank read without an outline (the loose index search), checked by the network: only
-    /// when it is all but sure of another rank is the reading doubted, never replaced. The
-    /// network learnt from glyphs cut on outlines; the loose search's marks are cut otherwise
-    /// (and most are no index at all): letting it replace ranks there cost precision on busy
-    /// photos (edje 0.962 -> 0.911), and counting its agreement cost recall on fans.
-    pub fn check_loose(&self, glyph: &GlyphFeature, rank: Rank, confidence: f32) -> opencv::Result<f32> {
-        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
-        Ok(if net_rank != rank && net_confidence >= LOOSE_VETO {
-            confidence * (1.0 - net_confidence)
-        } else {
-            confidence
-        })
-    }
-
-    /// Whether the templates, all but tied between their best rank and `runner_up` (`best` and
-    /// `second` their similarities, within `TIE`), should take the runner-up: the network reads
-    /// it, at least as sure as a reading must be (`min_confidence`).
-    pub fn breaks_tie(&self, glyph: &GlyphFeature, tie: (f32, Rank, f32), min_confidence: f32) -> opencv::Result<bool> {
-        let (best, runner_up, second) = tie;
-        if best - second >= TIE {
-            return Ok(false);
-        }
-        let (net_rank, net_confidence) = self.scores(glyph)?.reading();
-        Ok(net_rank == runner_up && net_confidence >= min_confidence)
-    }
-
-    /// A suit read by the templates, weighed with the suit networks' reading among `allowed`:
-    /// they never replace it (the templates hold many pip designs, the networks learnt few);
-    /// where they read another suit, its confidence falls by as much as they are sure. In the
-    /// loose search (`loose`), where they agree, the surer confidence stands: a loose index has
-    /// no outline to vouch for it, and a second opinion on its pip is worth having.
-    pub fn weigh_suit(
-        &self,
-        glyph: &GlyphFeature,
-        allowed: &[Suit],
-        suit: Suit,
-        confidence: f32,
-        loose: bool,
-    ) -> opencv::Result<f32> {
-        let (net_suit, net_confidence) = self.scores(glyph)?.suit_reading(allowed);
-        Ok(if net_suit != suit {
-            confidence * (1.0 - net_confidence)
-        } else if loose {
-            confidence.max(net_confidence)
-        } else {
-            confidence
-        })
-    }
-
     /// The networks' mean outputs for one glyph.
     pub fn scores(&self, glyph: &GlyphFeature) -> opencv::Result<Scores> {
         let f = features(glyph);
@@ -350,23 +337,24 @@ impl Layers {
     fn of(net: &core::Ptr<ANN_MLP>) -> opencv::Result<Layers> {
         let sizes = net.get_layer_sizes()?;
         let count = sizes.rows().max(sizes.cols());
-        let read = |i: i32| -> opencv::Result<Vec<f64>> {
+        // Each layer's values as f64 (OpenCV keeps them so), with its rows and columns.
+        let read = |i: i32| -> opencv::Result<(usize, usize, Vec<f64>)> {
             let w = net.get_weights(i)?;
             let mut as_f64 = Mat::default();
             w.convert_to(&mut as_f64, core::CV_64F, 1.0, 0.0)?;
-            Ok(as_f64.data_typed::<f64>()?.to_vec())
+            Ok((w.rows() as usize, w.cols() as usize, as_f64.data_typed::<f64>()?.to_vec()))
         };
         let mut dense = Vec::new();
         for i in 1..count {
-            let w = net.get_weights(i)?;
-            let (rows, cols) = (w.rows() as usize, w.cols() as usize);
-            let all: Vec<f32> = read(i)?.into_iter().map(|v| v as f32).collect();
+            let (rows, cols, values) = read(i)?;
+            let all: Vec<f32> = values.into_iter().map(|v| v as f32).collect();
             // Stored input by input; kept output by output, so that each output is one dot product.
             let (weights, bias) = all.split_at((rows - 1) * cols);
             let per_output = (0..cols).map(|o| (0..rows - 1).map(|i| weights[i * cols + o]).collect()).collect();
             dense.push((per_output, bias.to_vec()));
         }
-        Ok(Layers { input_scale: read(0)?, dense, output_scale: read(count)?, steepness: STEEPNESS, height: HEIGHT })
+        let (input_scale, output_scale) = (read(0)?.2, read(count)?.2);
+        Ok(Layers { input_scale, dense, output_scale, steepness: STEEPNESS, height: HEIGHT })
     }
 
     fn forward(&self, input: &[f32]) -> Vec<f32> {
@@ -472,21 +460,22 @@ mod tests {
             .map(|(_, g)| g)
             .unwrap();
         assert_eq!(net.scores(&glyph).unwrap().best_rank().0, queen);
-        let (rank, confidence) = net.settle(&glyph, nine, 0.1).unwrap();
+        let scores = net.scores(&glyph).unwrap();
+        let (rank, confidence) = scores.settle(nine, 0.1);
         assert_eq!(rank, queen);
         assert!(confidence > 0.4);
         // Agreeing keeps the surer confidence.
-        let (rank, confidence) = net.settle(&glyph, queen, 0.2).unwrap();
+        let (rank, confidence) = scores.settle(queen, 0.2);
         assert_eq!(rank, queen);
         assert!(confidence >= 0.2);
         // Loose: the rank is never replaced, only doubted.
-        assert!(net.check_loose(&glyph, nine, 0.9).unwrap() <= 0.9);
-        assert_eq!(net.check_loose(&glyph, queen, 0.7).unwrap(), 0.7);
+        assert!(scores.check_loose(nine, 0.9) <= 0.9);
+        assert_eq!(scores.check_loose(queen, 0.7), 0.7);
         // Templates tied between a 9 and this Q: the network takes the Q; not when they are
         // clearly apart, nor for a runner-up it does not read.
-        assert!(net.breaks_tie(&glyph, (0.80, queen, 0.79), 0.6).unwrap());
-        assert!(!net.breaks_tie(&glyph, (0.80, queen, 0.70), 0.6).unwrap());
-        assert!(!net.breaks_tie(&glyph, (0.80, Rank::new(5).unwrap(), 0.79), 0.6).unwrap());
+        assert!(scores.breaks_tie((0.80, queen, 0.79), 0.6));
+        assert!(!scores.breaks_tie((0.80, queen, 0.70), 0.6));
+        assert!(!scores.breaks_tie((0.80, Rank::new(5).unwrap(), 0.79), 0.6));
     }
 
     #[test]
@@ -503,14 +492,15 @@ mod tests {
         assert!(pips >= 8 && right * 10 >= pips * 9, "{right}/{pips} drawn pips read");
         let heart = drawn.templates.iter().find(|(c, _)| *c == GlyphClass::Suit(Suit::Hearts)).unwrap().1.clone();
         let red = [Suit::Diamonds, Suit::Hearts];
-        let (read, sure) = net.scores(&heart).unwrap().suit_reading(&red);
+        let scores = net.scores(&heart).unwrap();
+        let (read, sure) = scores.suit_reading(&red);
         assert_eq!(read, Suit::Hearts);
         // Read as a diamond by the templates: doubted by as much as the networks are sure.
-        let doubted = net.weigh_suit(&heart, &red, Suit::Diamonds, 0.8, false).unwrap();
+        let doubted = scores.weigh_suit(&red, Suit::Diamonds, 0.8, false);
         assert!((doubted - 0.8 * (1.0 - sure)).abs() < 1e-6);
         // Agreeing: a corner keeps its confidence, a loose index takes the surer.
-        assert_eq!(net.weigh_suit(&heart, &red, Suit::Hearts, 0.3, false).unwrap(), 0.3);
-        assert_eq!(net.weigh_suit(&heart, &red, Suit::Hearts, 0.3, true).unwrap(), sure.max(0.3));
+        assert_eq!(scores.weigh_suit(&red, Suit::Hearts, 0.3, false), 0.3);
+        assert_eq!(scores.weigh_suit(&red, Suit::Hearts, 0.3, true), sure.max(0.3));
     }
 
     #[test]

@@ -383,9 +383,10 @@ impl PairReader<'_> {
             return Ok(None);
         };
         let mut rank_conf = confidence(rank_best, rank_second);
+        let net = self.net.scores(&rank_glyph)?;
         // Templates all but tied between two ranks (a flat-topped 3 and a 5): the network picks.
         if let Some(other) = runner_up
-            && self.net.breaks_tie(&rank_glyph, (rank_best, other, rank_second), min_confidence)?
+            && net.breaks_tie((rank_best, other, rank_second), min_confidence)
         {
             rank = other;
         }
@@ -397,7 +398,7 @@ impl PairReader<'_> {
         }
         // A "10" read as two glyphs is left alone: the network reads single glyphs.
         if ids.len() == 1 || rank.value() != 10 {
-            rank_conf = self.net.check_loose(&rank_glyph, rank, rank_conf)?;
+            rank_conf = net.check_loose(rank, rank_conf);
         }
         if rank_conf * suit_conf < min_confidence {
             return Ok(None);
@@ -415,7 +416,7 @@ impl PairReader<'_> {
             let (checked, best, second) = check_black_suit(&pip, read, true);
             (suit, suit_conf) = (checked, confidence(best, second));
         }
-        suit_conf = self.suit_net.weigh_suit(&suit_glyph, allowed, suit, suit_conf, true)?;
+        suit_conf = self.suit_net.scores(&suit_glyph)?.weigh_suit(allowed, suit, suit_conf, true);
         let conf = rank_conf * suit_conf;
         if conf < min_confidence {
             return Ok(None);
