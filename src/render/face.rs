@@ -47,6 +47,42 @@ pub struct FaceStyle {
     /// Draw the index's suit sign with the typeface's own ♣♦♥♠ when it has them (decks differ
     /// in their suit shapes), else with the drawn pips.
     pub font_suits: bool,
+    /// Where the index and the pips lie.
+    pub layout: FaceLayout,
+    /// How court cards are drawn.
+    pub court: CourtStyle,
+}
+
+/// Where a face's marks lie, as fractions of the card's width (decks differ: a large index or
+/// a small one, pips near the index or well away from it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceLayout {
+    /// The index box's left and top edges.
+    pub index_x: f64,
+    pub index_y: f64,
+    /// A pip's height in the card's middle.
+    pub pip_size: f64,
+    /// The pip columns' distance from the card's middle.
+    pub pip_column: f64,
+    /// The top pip row, as a fraction of the card's height (the bottom row mirrors it).
+    pub pip_top: f64,
+}
+
+impl Default for FaceLayout {
+    fn default() -> Self {
+        FaceLayout { index_x: 0.035, index_y: 0.045, pip_size: 0.17, pip_column: 0.2, pip_top: 0.2 }
+    }
+}
+
+/// How court cards are drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CourtStyle {
+    /// A framed large letter under a headdress (plain, and easy to tell apart in tests).
+    Letter,
+    /// A picture as real decks print one: a frame starting `inset` of the width from the edge,
+    /// filled with many coloured shapes (drawn from `seed`), turned about the middle as court
+    /// pictures are, and a small suit sign in its top corner.
+    Picture { seed: u64, inset: f64 },
 }
 
 impl Default for FaceStyle {
@@ -60,6 +96,8 @@ impl Default for FaceStyle {
             black: bgr(20, 20, 24),
             court_accent: bgr(40, 90, 190),
             font_suits: false,
+            layout: FaceLayout::default(),
+            court: CourtStyle::Letter,
         }
     }
 }
@@ -92,7 +130,8 @@ pub fn face_size(width: i32) -> (i32, i32) {
 pub fn index_box(width: i32, style: &FaceStyle) -> Rect {
     let w = f64::from(width);
     let height = style.index_height * w * 2.3 + 0.05 * w;
-    Rect::new((0.035 * w) as i32, (0.045 * w) as i32, (0.19 * w) as i32, height as i32)
+    let (x, y) = (style.layout.index_x, style.layout.index_y);
+    Rect::new((x * w) as i32, (y * w) as i32, (0.19 * w) as i32, height as i32)
 }
 
 /// Draws the face of `card`, BGR, `width` pixels wide.
@@ -111,8 +150,11 @@ pub fn draw_face(card: Card, style: &FaceStyle, width: i32) -> opencv::Result<Ma
             false,
             ink,
         )?,
-        11..=13 => draw_court(&mut face, card, style, ink)?,
-        n => draw_pips(&mut face, card.suit, n, ink)?,
+        11..=13 => match style.court {
+            CourtStyle::Letter => draw_court(&mut face, card, style, ink)?,
+            CourtStyle::Picture { seed, inset } => draw_picture(&mut face, card, style, ink, seed, inset)?,
+        },
+        n => draw_pips(&mut face, card.suit, n, &style.layout, ink)?,
     }
     Ok(face)
 }
@@ -165,15 +207,29 @@ pub fn card_mask(width: i32) -> opencv::Result<Mat> {
     Ok(mask)
 }
 
-fn draw_index(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> opencv::Result<()> {
-    let w = f64::from(face.cols());
-    let bx = index_box(face.cols(), style);
+/// Where the top-left index's marks lie on a face `width` pixels wide: the rank's top centre,
+/// its cap height, the pip's top centre and its height (face pixels).
+fn index_layout(width: i32, style: &FaceStyle) -> (Pt, f64, Pt, f64) {
+    let w = f64::from(width);
+    let bx = index_box(width, style);
     let centre_x = f64::from(bx.x) + f64::from(bx.width) / 2.0;
     let glyph_h = style.index_height * w;
     let top = f64::from(bx.y) + 0.02 * w;
+    (Pt::new(centre_x, top), glyph_h, Pt::new(centre_x, top + glyph_h * 1.25), glyph_h * 0.85)
+}
+
+/// The centres of the top-left index's rank and pip on a face `width` pixels wide (face
+/// pixels); the bottom-right index's are these turned 180° about the face's centre.
+pub fn index_marks(width: i32, style: &FaceStyle) -> (Pt, Pt) {
+    let (rank_top, glyph_h, pip_top, pip_h) = index_layout(width, style);
+    (Pt::new(rank_top.x, rank_top.y + glyph_h / 2.0), Pt::new(pip_top.x, pip_top.y + pip_h / 2.0))
+}
+
+fn draw_index(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> opencv::Result<()> {
+    let bx = index_box(face.cols(), style);
+    let (rank_top, glyph_h, pip_top, pip_h) = index_layout(face.cols(), style);
+    let (centre_x, top, pip_top) = (rank_top.x, rank_top.y, pip_top.y);
     draw_text(face, card.rank.code(), style, Pt::new(centre_x, top), glyph_h, f64::from(bx.width) * 0.9, ink)?;
-    let pip_h = glyph_h * 0.85;
-    let pip_top = top + glyph_h * 1.25;
     if style.font_suits && has_glyph(&style.font, card.suit.symbol()) {
         let sign = card.suit.symbol().to_string();
         return draw_text(face, &sign, style, Pt::new(centre_x, pip_top), pip_h, f64::from(bx.width) * 0.9, ink);
@@ -305,11 +361,12 @@ fn pip_layout(n: u8) -> Vec<(f64, f64)> {
     pips
 }
 
-fn draw_pips(face: &mut Mat, suit: Suit, n: u8, ink: Scalar) -> opencv::Result<()> {
+fn draw_pips(face: &mut Mat, suit: Suit, n: u8, layout: &FaceLayout, ink: Scalar) -> opencv::Result<()> {
     let (w, h) = (f64::from(face.cols()), f64::from(face.rows()));
-    let size = 0.17 * w;
+    let size = layout.pip_size * w;
+    let (top, span) = (layout.pip_top, 1.0 - 2.0 * layout.pip_top);
     for (col, row) in pip_layout(n) {
-        let centre = Pt::new(w * (0.5 + col * 0.2), h * (0.2 + row * 0.6));
+        let centre = Pt::new(w * (0.5 + col * layout.pip_column), h * (top + row * span));
         draw_pip(face, suit, centre, size, row > 0.5, ink)?;
     }
     Ok(())
@@ -325,6 +382,65 @@ fn draw_court(face: &mut Mat, card: Card, style: &FaceStyle, ink: Scalar) -> ope
     draw_headdress(face, card.rank, Pt::new(cx, 0.3 * h), 0.34 * w, ink, style.court_accent)?;
     draw_text(face, card.rank.code(), style, Pt::new(cx, 0.42 * h), 0.22 * w, 0.44 * w, ink)?;
     draw_pip(face, card.suit, Pt::new(cx, 0.72 * h), 0.2 * w, false, ink)
+}
+
+/// A court picture as real decks print one (see `CourtStyle::Picture`): many shapes in the
+/// deck's colours inside a frame, the top half drawn and the bottom half the same turned about
+/// the middle, a suit sign in the frame's top corner.
+fn draw_picture(
+    face: &mut Mat,
+    card: Card,
+    style: &FaceStyle,
+    ink: Scalar,
+    seed: u64,
+    inset: f64,
+) -> opencv::Result<()> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (card.index() as u64).wrapping_mul(0x9e37_79b9));
+    let (w, h) = (f64::from(face.cols()), f64::from(face.rows()));
+    let (x0, y0) = (inset * w, inset * w * 0.8);
+    let (x1, y1) = (w - x0, h - y0);
+    let gold = bgr(230, 190, 40);
+    let palette = [style.red, style.black, style.court_accent, gold, bgr(240, 200, 160), bgr(30, 70, 160)];
+    let mut half = face.try_clone()?;
+    let mid = h / 2.0;
+    for _ in 0..rng.random_range(25..70) {
+        let colour = palette[rng.random_range(0..palette.len())];
+        let c = Pt::new(rng.random_range(x0..x1), rng.random_range(y0..mid));
+        let r = rng.random_range(0.02..0.12) * w;
+        let sides = rng.random_range(3..9);
+        let turn = rng.random_range(0.0..std::f64::consts::TAU);
+        let pts: Vec<Pt> = (0..sides)
+            .map(|i| {
+                let a = turn + f64::from(i) * std::f64::consts::TAU / f64::from(sides);
+                let k = rng.random_range(0.6..1.0);
+                Pt::new((c.x + r * k * a.cos()).clamp(x0, x1), (c.y + r * k * a.sin()).clamp(y0, mid))
+            })
+            .collect();
+        if rng.random_bool(0.25) {
+            let t = (rng.random_range(0.004..0.015) * w).max(1.0) as i32;
+            let (a, b) = (pts[0], pts[pts.len() / 2]);
+            let (a, b) = (Point::new(a.x as i32, a.y as i32), Point::new(b.x as i32, b.y as i32));
+            imgproc::line(&mut half, a, b, colour, t, imgproc::LINE_AA, 0)?;
+        } else {
+            fill(&mut half, &pts, colour)?;
+        }
+    }
+    // The bottom half is the top half turned about the middle.
+    let top = Rect::new(0, 0, face.cols(), (mid.ceil()) as i32);
+    let upper = Mat::roi(&half, top)?.try_clone()?;
+    let mut turned = Mat::default();
+    core::flip(&upper, &mut turned, -1)?;
+    turned.copy_to(&mut Mat::roi_mut(face, Rect::new(0, face.rows() - top.height, top.width, top.height))?)?;
+    upper.copy_to(&mut Mat::roi_mut(face, top)?)?;
+    let frame = Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32);
+    let line = (w / rng.random_range(70.0..160.0)).max(1.0) as i32;
+    let frame_ink = if rng.random_bool(0.5) { style.black } else { style.court_accent };
+    imgproc::rectangle(face, frame, frame_ink, line, imgproc::LINE_AA, 0)?;
+    let sign = 0.09 * w;
+    let corner = Pt::new(x0 + sign * 0.9, y0 + sign * 0.9);
+    draw_pip(face, card.suit, corner, sign, false, ink)?;
+    draw_pip(face, card.suit, Pt::new(w - corner.x, h - corner.y), sign, true, ink)
 }
 
 fn draw_headdress(face: &mut Mat, rank: Rank, base: Pt, width: f64, ink: Scalar, accent: Scalar) -> opencv::Result<()> {

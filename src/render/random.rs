@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::face::{BackStyle, FaceStyle, IndexFont, bgr};
+use super::face::{BackStyle, CourtStyle, FaceLayout, FaceStyle, IndexFont, bgr};
 use super::geometry::Pt;
 use super::scene::{CARD_MM, Camera, Hand, PlacedCard, Scene};
 use super::table::{Lighting, TableKind};
@@ -26,6 +26,13 @@ pub struct SceneOptions {
     pub max_noise: f64,
     /// Extra index typefaces to draw faces with, besides the two bundled ones.
     pub fonts: Vec<std::sync::Arc<[u8]>>,
+    /// Millimetres of table across the bottom of the frame: smaller is closer, larger cards.
+    pub view_width: std::ops::Range<f64>,
+    /// Whether hands spread out on the table (cards side by side, each covering all but the
+    /// left strip of the one below, straight or turning as in a fan) are laid too.
+    pub spreads: bool,
+    /// Whether faces vary beyond the default designs (see `vary_face_style`).
+    pub varied_faces: bool,
 }
 
 impl Default for SceneOptions {
@@ -38,6 +45,9 @@ impl Default for SceneOptions {
             max_blur: 1.2,
             max_noise: 5.0,
             fonts: Vec::new(),
+            view_width: 520.0..820.0,
+            spreads: false,
+            varied_faces: false,
         }
     }
 }
@@ -48,7 +58,7 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
     let camera = Camera::overhead(
         options.size,
         Pt::new(0.0, 0.0),
-        rng.random_range(520.0..820.0),
+        rng.random_range(options.view_width.clone()),
         rng.random_range(0.0..=options.max_tilt),
         rng.random_range(0.0..std::f64::consts::TAU),
     );
@@ -56,9 +66,9 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
     let mut deck = Card::deck();
     deck.shuffle(&mut rng);
     let wanted = rng.random_range(options.cards.clone()).min(52);
-    let cards = lay_out_cards(&mut rng, &camera, &mut deck, wanted);
+    let cards = lay_out_cards(&mut rng, &camera, &mut deck, wanted, options.spreads);
     let hand = (rng.random_bool(options.hand_chance) && !cards.is_empty()).then(|| random_hand(&mut rng, &cards));
-    Scene {
+    let mut scene = Scene {
         camera,
         table,
         table_seed: rng.random(),
@@ -70,22 +80,35 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
         blur_sigma: rng.random_range(0.0..=options.max_blur),
         noise_sigma: rng.random_range(0.0..=options.max_noise),
         noise_seed: rng.random(),
+    };
+    if options.varied_faces {
+        // A draw of its own: the rest of the scene stays what it is without the variation.
+        vary_face_style(&mut scene.face_style, &mut ChaCha8Rng::seed_from_u64(seed ^ 0x6661_6365_7320_7661));
     }
+    scene
 }
 
 /// Groups of cards: cascades (each card covering all but the top index of the one below),
-/// modifier pairs, face-down piles and loose cards, placed where the camera sees them.
-fn lay_out_cards(rng: &mut ChaCha8Rng, camera: &Camera, deck: &mut Vec<Card>, wanted: usize) -> Vec<PlacedCard> {
+/// modifier pairs, face-down piles, loose cards and (with `spreads`) spread hands, placed where
+/// the camera sees them.
+fn lay_out_cards(
+    rng: &mut ChaCha8Rng,
+    camera: &Camera,
+    deck: &mut Vec<Card>,
+    wanted: usize,
+    spreads: bool,
+) -> Vec<PlacedCard> {
     let to_table = camera.table_to_image.inverse().expect("camera homography is invertible");
     let mut placed: Vec<PlacedCard> = Vec::new();
     let mut attempts = 0;
     while placed.len() < wanted && attempts < 200 {
         attempts += 1;
-        let (kind, count) = match rng.random_range(0..10) {
+        let (kind, count) = match rng.random_range(0..if spreads { 13 } else { 10 }) {
             0..=2 => (Group::Cascade, rng.random_range(2..=5)),
             3..=4 => (Group::Cascade, 2),
             5..=6 => (Group::FaceDown, rng.random_range(1..=2)),
-            _ => (Group::Loose, 1),
+            7..=9 => (Group::Loose, 1),
+            _ => (Group::Spread, rng.random_range(3..=10)),
         };
         let count = count.min(wanted - placed.len());
         let size = camera.size;
@@ -98,21 +121,29 @@ fn lay_out_cards(rng: &mut ChaCha8Rng, camera: &Camera, deck: &mut Vec<Card>, wa
         let step = match (kind, count) {
             (Group::Cascade, 2) if rng.random_bool(0.5) => 0.45 * CARD_MM.1,
             (Group::FaceDown, _) => 0.0,
+            (Group::Spread, _) => rng.random_range(0.13..0.4) * CARD_MM.0,
             _ => rng.random_range(0.2..0.3) * CARD_MM.1,
         };
-        let group: Vec<PlacedCard> = (0..count)
-            .map(|k| {
-                let along = step * k as f64;
-                let jitter =
-                    if kind == Group::FaceDown { rng.random_range(-0.15..0.15) } else { rng.random_range(-0.03..0.03) };
-                PlacedCard {
-                    card: deck.pop().expect("at most 52 cards are placed"),
-                    face_up: kind != Group::FaceDown,
-                    centre: Pt::new(anchor.x - along * angle.sin(), anchor.y + along * angle.cos()),
-                    angle: angle + jitter,
-                }
-            })
-            .collect();
+        let group: Vec<PlacedCard> = if kind == Group::Spread {
+            spread(rng, deck, count, anchor, angle, step)
+        } else {
+            (0..count)
+                .map(|k| {
+                    let along = step * k as f64;
+                    let jitter = if kind == Group::FaceDown {
+                        rng.random_range(-0.15..0.15)
+                    } else {
+                        rng.random_range(-0.03..0.03)
+                    };
+                    PlacedCard {
+                        card: deck.pop().expect("at most 52 cards are placed"),
+                        face_up: kind != Group::FaceDown,
+                        centre: Pt::new(anchor.x - along * angle.sin(), anchor.y + along * angle.cos()),
+                        angle: angle + jitter,
+                    }
+                })
+                .collect()
+        };
         if fits(camera, &placed, &group) {
             placed.extend(group);
         } else {
@@ -128,6 +159,36 @@ enum Group {
     Cascade,
     FaceDown,
     Loose,
+    Spread,
+}
+
+/// A hand spread on the table: each card lies `step` mm to the right of the one below (along
+/// that card's width) and turned a little further, so that the left strip of every card but the
+/// last shows, with its top-left index.
+fn spread(
+    rng: &mut ChaCha8Rng,
+    deck: &mut Vec<Card>,
+    count: usize,
+    anchor: Pt,
+    angle: f64,
+    step: f64,
+) -> Vec<PlacedCard> {
+    let turn = if rng.random_bool(0.5) { 0.0 } else { rng.random_range(-0.05..0.2) };
+    let lift = rng.random_range(-0.08..0.08) * CARD_MM.1;
+    let mut centre = anchor;
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let a = angle + turn * k as f64;
+        out.push(PlacedCard {
+            card: deck.pop().expect("at most 52 cards are placed"),
+            face_up: true,
+            centre,
+            angle: a + rng.random_range(-0.02..0.02),
+        });
+        // Along this card's width (face x), and a little along its length (face y).
+        centre = Pt::new(centre.x + step * a.cos() - lift * a.sin(), centre.y + step * a.sin() + lift * a.cos());
+    }
+    out
 }
 
 /// A group fits when it lies inside the frame and clear of the groups already placed (so only
@@ -189,6 +250,36 @@ pub fn random_face_style(rng: &mut ChaCha8Rng, fonts: &[std::sync::Arc<[u8]>]) -
         black: shade(rng, (0, 40), (0, 40), (0, 50)),
         court_accent: shade(rng, (0, 200), (0, 200), (0, 200)),
         font_suits: rng.random_bool(0.5),
+        layout: FaceLayout::default(),
+        court: CourtStyle::Letter,
+    }
+}
+
+/// Varies a face style beyond `random_face_style`, as decks differ: index size, place and
+/// stroke weight, pip size and spacing (never over the index), and court pictures instead of
+/// framed letters.
+pub fn vary_face_style(style: &mut FaceStyle, rng: &mut ChaCha8Rng) {
+    style.index_height = rng.random_range(0.11..0.2);
+    // From the typeface's own hairlines (a large serif index) to heavy strokes.
+    style.weight = rng.random_range(0.0..2.5);
+    let mut layout = FaceLayout {
+        index_x: rng.random_range(0.015..0.07),
+        index_y: rng.random_range(0.02..0.08),
+        pip_size: rng.random_range(0.13..0.25),
+        pip_column: rng.random_range(0.16..0.26),
+        pip_top: rng.random_range(0.13..0.23),
+    };
+    // Pips in the index's rows stay clear of its column.
+    let index_right = layout.index_x + 0.19;
+    let index_bottom = layout.index_y + 2.3 * style.index_height + 0.05;
+    if layout.pip_top * super::face::CARD_ASPECT - layout.pip_size / 2.0 < index_bottom {
+        layout.pip_column = layout.pip_column.min(0.5 - index_right - 0.45 * layout.pip_size).max(0.12);
+    }
+    let clear = layout.index_x + 0.75 * style.index_height + 0.01;
+    style.layout = layout;
+    if rng.random_bool(0.85) {
+        let inset = clear.max(0.12) + rng.random_range(0.0..0.08);
+        style.court = CourtStyle::Picture { seed: rng.random(), inset };
     }
 }
 

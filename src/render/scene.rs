@@ -116,6 +116,11 @@ pub struct CardTruth {
     pub index_quads: [[Pt; 4]; 2],
     /// Which index corners are visible (not covered by another card or the hand, inside the frame).
     pub index_visible: [bool; 2],
+    /// How much of each index corner shows, 0..1 (visible means at least 0.9).
+    pub index_seen: [f64; 2],
+    /// The centres of each index's rank and pip (top-left index, then bottom-right), image
+    /// pixels: the rank-to-pip direction is the card's "down" at that corner.
+    pub index_marks: [[Pt; 2]; 2],
     /// Fraction of the card's area that is visible.
     pub visible: f64,
 }
@@ -379,18 +384,22 @@ fn ground_truth(
         f64::from(bx.width),
         f64::from(bx.height),
     );
+    let (rank, pip) = face::index_marks(face_width, &scene.face_style);
+    let turned = |p: Pt| Pt::new(f64::from(fw) - p.x, f64::from(fh) - p.y);
     let mut truth = Vec::with_capacity(quads.len());
     for (i, (placed, (quad, to_image))) in scene.cards.iter().zip(quads).enumerate() {
         let label = (i + 1).min(254) as u8;
         let area = polygon_area(quad).max(1.0);
         let index_quads = [top_left, bottom_right].map(|q| q.map(|p| to_image.apply(p)));
-        let index_visible = index_quads.map(|q| region_visible(labels, &q, label));
+        let index_seen = index_quads.map(|q| region_seen(labels, &q, label));
         truth.push(CardTruth {
             card: placed.card,
             face_up: placed.face_up,
             quad: *quad,
             index_quads,
-            index_visible,
+            index_visible: index_seen.map(|seen| seen >= 0.9),
+            index_seen,
+            index_marks: [[rank, pip], [turned(rank), turned(pip)]].map(|m| m.map(|p| to_image.apply(p))),
             visible: (counts[usize::from(label)] as f64 / area).min(1.0),
         });
     }
@@ -409,8 +418,8 @@ fn label_counts(labels: &Mat) -> opencv::Result<[u32; 256]> {
     Ok(counts)
 }
 
-/// Whether at least 90 % of a 6×6 grid of points inside `quad` shows card `label`.
-fn region_visible(labels: &Mat, quad: &[Pt; 4], label: u8) -> bool {
+/// The share of a 6×6 grid of points inside `quad` that shows card `label`.
+fn region_seen(labels: &Mat, quad: &[Pt; 4], label: u8) -> f64 {
     let mut seen = 0;
     for j in 0..6 {
         for i in 0..6 {
@@ -427,7 +436,7 @@ fn region_visible(labels: &Mat, quad: &[Pt; 4], label: u8) -> bool {
             }
         }
     }
-    seen >= 33
+    f64::from(seen) / 36.0
 }
 
 fn polygon_area(q: &[Pt; 4]) -> f64 {
