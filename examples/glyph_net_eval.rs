@@ -1,12 +1,10 @@
 //! Rank accuracy of the rank network against the templates, on damaged renderer faces drawn with
-//! fonts neither was built from, and on glyphs cut from a labelled photo folder (enrolment):
-//! `cargo run --release --example glyph_net_eval -- [TEST_ROUNDS] [TRAIN_ROUNDS] [ITERATIONS] [PHOTO_DIR]`.
+//! fonts neither was built from:
+//! `cargo run --release --example glyph_net_eval -- [TEST_ROUNDS] [TRAIN_ROUNDS] [ITERATIONS]`.
 //! One network and one template set are built from half the installed fonts and scored on faces
-//! drawn in the other half; with PHOTO_DIR, both and the shipped ones are also scored on the
-//! glyphs cut from labelled photos (as enrolment cuts them). Test data only: nothing is kept.
+//! drawn in the other half. Test data only: nothing is kept.
 
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
-use card_referee::vision::cards::enroll::DeckProfile;
 use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
 use card_referee::vision::cards::train::damaged_glyphs;
 
@@ -67,7 +65,6 @@ fn main() {
     let rounds: usize = args.next().map_or(4, |a| a.parse().unwrap());
     let train_rounds: usize = args.next().map_or(20, |a| a.parse().unwrap());
     let iterations: i32 = args.next().map_or(300, |a| a.parse().unwrap());
-    let photos = args.next();
     let (train_fonts, test_fonts) = font_halves();
     println!("{} training fonts, {} test fonts", train_fonts.len(), test_fonts.len());
     let test = damaged_glyphs(rounds, 777, &test_fonts).unwrap();
@@ -84,14 +81,4 @@ fn main() {
     println!("trained on {} glyphs in {:.1} s", train.templates.len(), start.elapsed().as_secs_f64());
     let templates = card_referee::vision::cards::train::condensed(&train, 80).unwrap();
     score("held-out fonts", &templates, &net, &test);
-    if let Some(dir) = &photos {
-        let (profile, _) = DeckProfile::enroll(std::path::Path::new(dir)).unwrap();
-        score(dir, &templates, &net, &profile.templates());
-        score(
-            &format!("{dir} (shipped templates and networks)"),
-            &GlyphTemplates::builtin_seen().unwrap(),
-            &GlyphNet::ranks().unwrap(),
-            &profile.templates(),
-        );
-    }
 }

@@ -25,6 +25,33 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub input: InputArgs,
+    /// What reads the corners of card outlines (default: both, network first).
+    #[arg(long, global = true, value_enum)]
+    pub corner_reader: Option<ReaderArg>,
+    /// What reads the indices found without an outline: fans, cascades (default: both).
+    #[arg(long, global = true, value_enum)]
+    pub loose_reader: Option<ReaderArg>,
+}
+
+/// A playing-card index reader (`vision::cards::Reader`), as the command line names it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ReaderArg {
+    /// The index networks (models/card_index_*.onnx).
+    Network,
+    /// The glyph templates weighed by the glyph networks.
+    Templates,
+    /// The networks, and the templates where the networks read nothing.
+    Both,
+}
+
+impl From<ReaderArg> for crate::vision::cards::Reader {
+    fn from(arg: ReaderArg) -> Self {
+        match arg {
+            ReaderArg::Network => Self::Network,
+            ReaderArg::Templates => Self::Templates,
+            ReaderArg::Both => Self::Both,
+        }
+    }
 }
 
 /// Where frames come from, for any command that reads frames.
@@ -187,6 +214,7 @@ pub enum EnrollCommand {
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
     let input = cli.input;
+    vision_cards::set_readers(cli.corner_reader.map(Into::into), cli.loose_reader.map(Into::into));
     match cli.command.unwrap_or(Command::Window) {
         Command::Window => capture::window(&input),
         Command::Cameras => capture::cameras(),

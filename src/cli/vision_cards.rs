@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use opencv::{imgcodecs, prelude::*};
@@ -13,7 +14,7 @@ use crate::vision::cards::back::{BackError, BackProfile};
 use crate::vision::cards::enroll::{DeckProfile, EnrollError, read_image};
 use crate::vision::cards::labels::{LabelSet, Score, score_image};
 use crate::vision::cards::output::{ImageJson, draw};
-use crate::vision::cards::{CardDetector, Face};
+use crate::vision::cards::{CardDetector, Face, Reader};
 
 fn bad_input(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error: {message}");
@@ -25,18 +26,30 @@ fn internal(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// The readers chosen on the command line (`--corner-reader`, `--loose-reader`), where chosen.
+static READERS: OnceLock<(Option<Reader>, Option<Reader>)> = OnceLock::new();
+
+/// Sets the readers every detector of this run uses; the first call wins.
+pub fn set_readers(corner: Option<Reader>, loose: Option<Reader>) {
+    let _ = READERS.set((corner, loose));
+}
+
 fn detector(enroll: Option<&Path>, profile: Option<&Path>, back: Option<&Path>) -> Result<CardDetector, ExitCode> {
     let mut detector = CardDetector::new().map_err(internal)?;
+    if let Some((corner, loose)) = READERS.get() {
+        detector.config.corner_reader = corner.unwrap_or(detector.config.corner_reader);
+        detector.config.loose_reader = loose.unwrap_or(detector.config.loose_reader);
+    }
     if let Some(path) = back {
         detector.set_back(Some(BackProfile::load(path).map_err(back_error)?));
     }
     if let Some(dir) = enroll {
         let (profile, _) = DeckProfile::enroll(dir).map_err(enroll_error)?;
-        detector.add_templates(&profile.templates());
+        detector.set_profile(&profile);
     }
     if let Some(path) = profile {
         let profile = DeckProfile::load(path).map_err(enroll_error)?;
-        detector.add_templates(&profile.templates());
+        detector.set_profile(&profile);
     }
     Ok(detector)
 }

@@ -5,8 +5,13 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::back::BackProfile;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
+use super::enroll::{DeckProfile, EnrolledPatch};
+use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
-use super::index::{IndexHit, find_indices};
+use super::index::candidate_spots_at;
+use super::index::{IndexHit, find_indices, find_indices_net};
+use super::index_net::IndexNet;
+use super::patch;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -15,7 +20,7 @@ type Quad = [[f32; 2]; 4];
 
 /// Frames narrower than this (on their longer side) get their loose index search at twice
 /// the size.
-const SMALL_FRAME: i32 = 1000;
+pub(crate) const SMALL_FRAME: i32 = 1000;
 
 /// Width and height of a rectified card, in pixels (the 2.5 x 3.5 inch poker format).
 pub const CARD_W: i32 = 250;
@@ -60,11 +65,46 @@ pub struct DetectorConfig {
     pub min_loose_confidence: f32,
     /// Smallest card outline, as a fraction of the frame area.
     pub min_card_area: f64,
+    /// What reads the corners of card outlines.
+    pub corner_reader: Reader,
+    /// What reads the indices found without an outline.
+    pub loose_reader: Reader,
+}
+
+/// What reads the indices: the glyph templates weighed by the glyph networks (`classify`,
+/// `glyph_net`), the index networks (`index_net`), or both. On an outline's corners `Both` reads
+/// by network and asks the templates only where the network leaves the card unknown; in the
+/// loose search it keeps every network hit and adds the templates' hits where the network found
+/// none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    Templates,
+    Network,
+    Both,
+}
+
+/// The hits of two loose readers: all of the first's, and the second's where the first read
+/// nothing within one and a half glyph heights.
+fn merge_hits(first: Vec<IndexHit>, second: Vec<IndexHit>) -> Vec<IndexHit> {
+    let mut out = first.clone();
+    for hit in second {
+        let c = box_centre(&hit.bbox);
+        if first.iter().all(|f| dist(box_centre(&f.bbox), c) >= 1.5 * f.size.max(hit.size)) {
+            out.push(hit);
+        }
+    }
+    out
 }
 
 impl Default for DetectorConfig {
     fn default() -> Self {
-        DetectorConfig { min_confidence: 0.45, min_loose_confidence: 0.6, min_card_area: 0.004 }
+        DetectorConfig {
+            min_confidence: 0.45,
+            min_loose_confidence: 0.6,
+            min_card_area: 0.004,
+            corner_reader: Reader::Both,
+            loose_reader: Reader::Both,
+        }
     }
 }
 
@@ -81,6 +121,12 @@ pub struct CardDetector {
     /// Weigh each rank and suit read by the templates (see `glyph_net`).
     rank_net: GlyphNet,
     suit_net: GlyphNet,
+    /// Read corner windows and loose index candidates (see `index_net`).
+    corner_net: IndexNet,
+    loose_net: IndexNet,
+    /// An enrolled deck's patches, which vote on what the networks read (see `enrolled`).
+    corner_memory: Memory,
+    loose_memory: Memory,
     /// The calibrated card back, when there is one (see `back`).
     back: Option<BackProfile>,
 }
@@ -99,15 +145,125 @@ impl CardDetector {
             suit_templates,
             rank_net: GlyphNet::ranks()?,
             suit_net: GlyphNet::suits()?,
+            corner_net: IndexNet::corner()?,
+            loose_net: IndexNet::loose()?,
+            corner_memory: Memory::default(),
+            loose_memory: Memory::default(),
             back: None,
         })
     }
 
-    /// Adds the templates of an enrolled deck: they are compared alongside the built-in ones.
-    pub fn add_templates(&mut self, extra: &GlyphTemplates) {
-        self.templates.templates.extend(extra.templates.iter().cloned());
-        self.corner_templates.templates.extend(extra.templates.iter().cloned());
-        self.suit_templates.templates.extend(extra.templates.iter().cloned());
+    /// Reads with an enrolled deck's patches voting (see `enrolled`).
+    pub fn set_profile(&mut self, profile: &DeckProfile) {
+        (self.corner_memory, self.loose_memory) = profile.memories();
+    }
+
+    /// The patches of one card of a user's deck lying in the frame at `quad`, for enrolling it:
+    /// both corner windows, and the loose index candidates found in them, each as found and a
+    /// little off (an outline or an index found a few pixels away at run time).
+    pub fn enrol_card(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        card: Card,
+    ) -> opencv::Result<(Vec<EnrolledPatch>, Vec<EnrolledPatch>)> {
+        let (short, _) = side_lengths(quad);
+        let centre = quad_centre(quad);
+        let moved = |dx: f32, dy: f32, k: f32| {
+            quad.map(|p| {
+                [centre[0] + (p[0] - centre[0]) * k + dx * short, centre[1] + (p[1] - centre[1]) * k + dy * short]
+            })
+        };
+        let outlines = [
+            moved(0.0, 0.0, 1.0),
+            moved(0.02, 0.0, 1.0),
+            moved(-0.02, 0.0, 1.0),
+            moved(0.0, 0.02, 1.0),
+            moved(0.0, -0.02, 1.0),
+            moved(0.0, 0.0, 1.03),
+            moved(0.0, 0.0, 0.97),
+        ];
+        let mut windows = Vec::new();
+        for q in &outlines {
+            for far in [false, true] {
+                windows.push(patch::corner_window(q, far));
+            }
+        }
+        let corners = self.embed(&self.corner_net, frame, &windows, (patch::CORNER_W, patch::CORNER_H), card)?;
+        // The loose candidates standing upright in either corner window, the one the network
+        // finds likeliest to be this card per corner.
+        // Judged as on a table where a card's width is a quarter of the frame's shorter side.
+        let spots = candidate_spots_at(frame, SMALL_FRAME, (4.0 * short) as i32)?;
+        let mut loose_windows = Vec::new();
+        for far in [false, true] {
+            let window = patch::corner_window(quad, far);
+            let top = [(window[0][0] + window[1][0]) / 2.0, (window[0][1] + window[1][1]) / 2.0];
+            let bottom = [(window[3][0] + window[2][0]) / 2.0, (window[3][1] + window[2][1]) / 2.0];
+            let length = dist(top, bottom).max(1.0);
+            let down = [(bottom[0] - top[0]) / length, (bottom[1] - top[1]) / length];
+            let upright: Vec<_> = spots
+                .iter()
+                .filter(|s| inside(&window, s.rank) && s.down[0] * down[0] + s.down[1] * down[1] > 0.9)
+                .collect();
+            let cut = |s: &&super::index::IndexSpot| {
+                patch::cut(frame, &patch::index_window(s.rank, s.down, s.unit), patch::INDEX_W, patch::INDEX_H)
+            };
+            let patches = upright.iter().map(cut).collect::<opencv::Result<Vec<_>>>()?;
+            let readings = self.loose_net.read(&patches.iter().collect::<Vec<_>>())?;
+            // A spot the network takes for no index at all (a blank, a pip) would teach the
+            // memory that such marks are this card.
+            let likeliest = upright
+                .iter()
+                .zip(&readings)
+                .filter(|(_, r)| r.nothing() < 0.5)
+                .max_by(|a, b| probability(a.1, card).total_cmp(&probability(b.1, card)));
+            if let Some((spot, _)) = likeliest {
+                for (shift, turn, k) in [
+                    (0.0, 0.0, 1.0),
+                    (0.1, 0.0, 1.0),
+                    (-0.1, 0.0, 1.0),
+                    (0.0, 0.1, 1.0),
+                    (0.0, -0.1, 1.0),
+                    (0.0, 0.0, 1.1),
+                    (0.0, 0.0, 0.9),
+                ] {
+                    let (sin, cos) = (turn as f32).sin_cos();
+                    let d = [spot.down[0] * cos - spot.down[1] * sin, spot.down[0] * sin + spot.down[1] * cos];
+                    let right = [d[1], -d[0]];
+                    let rank =
+                        [spot.rank[0] + right[0] * shift * spot.unit, spot.rank[1] + right[1] * shift * spot.unit];
+                    loose_windows.push(patch::index_window(rank, d, spot.unit * k));
+                }
+            }
+        }
+        let loose = self.embed(&self.loose_net, frame, &loose_windows, (patch::INDEX_W, patch::INDEX_H), card)?;
+        Ok((corners, loose))
+    }
+
+    /// The embeddings of `windows` by `net`, as patches of `card`.
+    fn embed(
+        &self,
+        net: &IndexNet,
+        frame: &Mat,
+        windows: &[patch::Window],
+        (w, h): (i32, i32),
+        card: Card,
+    ) -> opencv::Result<Vec<EnrolledPatch>> {
+        let patches = windows.iter().map(|win| patch::cut(frame, win, w, h)).collect::<opencv::Result<Vec<_>>>()?;
+        let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+        Ok(readings.into_iter().map(|r| EnrolledPatch { card, embedding: r.embedding }).collect())
+    }
+
+    /// The readings of both corners of one outline: (card, confidence) for each corner read.
+    pub fn read_corners_of(&self, frame: &Mat, quad: &Quad) -> opencv::Result<Vec<(Card, f32)>> {
+        let pre = self.read_all_corners(frame, std::iter::once(quad))?;
+        let mut out = Vec::new();
+        for corner in [Corner::TopLeft, Corner::BottomRight] {
+            if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, &pre)? {
+                out.push((reading.card, reading.confidence));
+            }
+        }
+        Ok(out)
     }
 
     /// Uses a calibrated card back to tell face-down cards (`BackProfile::face_down`).
@@ -119,15 +275,16 @@ impl CardDetector {
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
         let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
+        let pre = self.read_all_corners(frame, cards.iter().chain(&cascades))?;
         for quad in cascades {
-            let ends = self.split_pair(frame, &quad)?.into_iter().flatten();
+            let ends = self.split_pair(frame, &quad, &pre)?.into_iter().flatten();
             // Each end was read by its outer corner; its inner corner lies over the cards between.
             for (mut end, inner) in ends.zip([Corner::BottomRight, Corner::TopLeft]) {
                 // The end card lying under the others shows only a strip (its inner corner reads
                 // some other card): its card-long quad would hide the strips of the cards between
                 // from the index search.
                 let Some(q) = end.quad else { continue };
-                let reading = self.read_patch(&corner_patch_in_frame(frame, &q, inner)?)?;
+                let reading = self.read_corner_at(frame, &q, inner, &pre)?;
                 if reading.is_none_or(|(r, _)| Some(r.card) != end.card) {
                     end.quad = None;
                 }
@@ -135,11 +292,11 @@ impl CardDetector {
             }
         }
         for quad in cards {
-            if let Some(pair) = self.split_pair(frame, &quad)? {
+            if let Some(pair) = self.split_pair(frame, &quad, &pre)? {
                 out.extend(pair);
                 continue;
             }
-            let (readings, boxes) = self.read_outline(frame, &quad)?;
+            let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
             let paper = paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?;
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
@@ -170,6 +327,19 @@ impl CardDetector {
     /// a camera frame.
     fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let min = self.config.min_loose_confidence;
+        match self.config.loose_reader {
+            Reader::Network => find_indices_net(frame, &self.loose_net, &self.loose_memory, min, read, SMALL_FRAME),
+            Reader::Templates => self.loose_template_indices(frame, read),
+            Reader::Both => {
+                let net = find_indices_net(frame, &self.loose_net, &self.loose_memory, min, read, SMALL_FRAME)?;
+                let templates = self.loose_template_indices(frame, read)?;
+                Ok(merge_hits(net, templates))
+            }
+        }
+    }
+
+    fn loose_template_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
+        let min = self.config.min_loose_confidence;
         if frame.cols().max(frame.rows()) >= SMALL_FRAME {
             return find_indices(
                 frame,
@@ -194,7 +364,26 @@ impl CardDetector {
     }
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
-    fn read_outline(&self, frame: &Mat, quad: &Quad) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+    fn read_outline(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+        if self.config.corner_reader != Reader::Templates {
+            let mut readings = Vec::new();
+            let mut boxes = Vec::new();
+            for corner in [Corner::TopLeft, Corner::BottomRight] {
+                if let Some((reading, b)) = self.read_corner_at(frame, quad, corner, pre)? {
+                    readings.push(reading);
+                    boxes.push(b);
+                }
+            }
+            let unread = combine(&readings, self.config.min_confidence).0.is_none();
+            if self.config.corner_reader == Reader::Network || !unread {
+                return Ok((readings, boxes));
+            }
+        }
         let patches = [Corner::TopLeft, Corner::BottomRight]
             .into_iter()
             .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
@@ -233,22 +422,13 @@ impl CardDetector {
     /// outline's short side) by its outer corner; when the two ends read two different cards,
     /// they are two cards. A single card seen slanted reads the same card at both ends and stays
     /// one. The cards between the ends of a cascade are left to the loose index search.
-    fn split_pair(&self, frame: &Mat, quad: &Quad) -> opencv::Result<Option<[CardDetection; 2]>> {
-        let (short, long) = side_lengths(quad);
-        if long < 1.7 * short {
+    fn split_pair(&self, frame: &Mat, quad: &Quad, pre: &CornerReadings) -> opencv::Result<Option<[CardDetection; 2]>> {
+        let Some(ends) = pair_ends(quad) else {
             return Ok(None);
-        }
-        let length = short * CARD_H as f32 / CARD_W as f32;
-        let towards = |from: [f32; 2], to: [f32; 2]| {
-            let k = length / dist(from, to).max(1.0);
-            [from[0] + (to[0] - from[0]) * k, from[1] + (to[1] - from[1]) * k]
         };
-        let [a, b, c, d] = *quad;
-        let ends = [[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]];
         let mut found = Vec::new();
         for (end, corner) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]) {
-            let patch = corner_patch_in_frame(frame, &end, corner)?;
-            let Some((reading, rect)) = self.read_patch(&patch)? else {
+            let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? else {
                 return Ok(None);
             };
             if reading.confidence < self.config.min_confidence {
@@ -259,7 +439,7 @@ impl CardDetector {
                 face: Face::Up,
                 confidence: reading.confidence,
                 quad: Some(end),
-                index_boxes: vec![box_in_image(&end, &rect, corner)],
+                index_boxes: vec![index_box],
             });
         }
         Ok(match <[CardDetection; 2]>::try_from(found) {
@@ -329,6 +509,67 @@ impl CardDetector {
         Ok(())
     }
 
+    /// Reads every corner the outlines `quads` may need (both corners of each, and of each end
+    /// of a long one) in one batch, when the network reads them; `read_corner_at` looks there
+    /// first.
+    fn read_all_corners<'a>(
+        &self,
+        frame: &Mat,
+        quads: impl Iterator<Item = &'a Quad>,
+    ) -> opencv::Result<CornerReadings> {
+        if self.config.corner_reader == Reader::Templates {
+            return Ok(CornerReadings(Vec::new()));
+        }
+        let mut jobs = Vec::new();
+        for quad in quads {
+            let ends = pair_ends(quad).into_iter().flatten();
+            for q in std::iter::once(*quad).chain(ends) {
+                jobs.push((q, Corner::TopLeft));
+                jobs.push((q, Corner::BottomRight));
+            }
+        }
+        let windows: Vec<patch::Window> =
+            jobs.iter().map(|(q, corner)| patch::corner_window(q, *corner == Corner::BottomRight)).collect();
+        let patches = windows
+            .iter()
+            .map(|w| patch::cut(frame, w, patch::CORNER_W, patch::CORNER_H))
+            .collect::<opencv::Result<Vec<_>>>()?;
+        let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>())?;
+        let found = jobs.into_iter().zip(windows).zip(readings).map(|(((quad, corner), window), reading)| {
+            let read = self
+                .corner_memory
+                .weigh(&reading)
+                .map(|(card, confidence)| (IndexReading { card, confidence }, window_box(&window)));
+            (quad, corner, read)
+        });
+        Ok(CornerReadings(found.collect()))
+    }
+
+    /// Reads one corner of a card outline in the frame: the reading and the index box in the
+    /// image.
+    fn read_corner_at(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        corner: Corner,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<(IndexReading, [i32; 4])>> {
+        if let Some((_, _, read)) = pre.0.iter().find(|(q, c, _)| q == quad && *c == corner) {
+            return Ok(*read);
+        }
+        if self.config.corner_reader != Reader::Templates {
+            let window = patch::corner_window(quad, corner == Corner::BottomRight);
+            let cut = patch::cut(frame, &window, patch::CORNER_W, patch::CORNER_H)?;
+            let reading = self.corner_net.read(&[&cut])?.remove(0);
+            return Ok(self
+                .corner_memory
+                .weigh(&reading)
+                .map(|(card, confidence)| (IndexReading { card, confidence }, window_box(&window))));
+        }
+        let patch = corner_patch_in_frame(frame, quad, corner)?;
+        Ok(self.read_patch(&patch)?.map(|(reading, rect)| (reading, box_in_image(quad, &rect, corner))))
+    }
+
     /// The rank and suit glyphs of one corner of a rectified card, unread (for enrolment).
     pub fn corner_features(card: &Mat, corner: Corner) -> opencv::Result<Option<(GlyphFeature, GlyphFeature)>> {
         Ok(corner_glyphs(card, corner)?.map(|g| (g.rank, g.suit)))
@@ -377,6 +618,34 @@ impl CardDetector {
         let confidence = rank_confidence * suit_confidence;
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }
+}
+
+/// The network's probability that a patch shows `card`.
+fn probability(reading: &super::index_net::NetReading, card: Card) -> f32 {
+    let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
+    reading.ranks[usize::from(card.rank.value()) - 1] * reading.suits[suit]
+}
+
+/// A corner's reading and its index box in the image, when it shows an index.
+type CornerRead = Option<(IndexReading, [i32; 4])>;
+
+/// Corner readings made ahead (see `CardDetector::read_all_corners`): outline, corner, reading.
+struct CornerReadings(Vec<(Quad, Corner, CornerRead)>);
+
+/// The two ends of an outline too long for one card, each a card long (measured from the
+/// outline's short side), clockwise from their own top-left; `None` for a card-shaped outline.
+fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
+    let (short, long) = side_lengths(quad);
+    if long < 1.7 * short {
+        return None;
+    }
+    let length = short * CARD_H as f32 / CARD_W as f32;
+    let towards = |from: [f32; 2], to: [f32; 2]| {
+        let k = length / dist(from, to).max(1.0);
+        [from[0] + (to[0] - from[0]) * k, from[1] + (to[1] - from[1]) * k]
+    };
+    let [a, b, c, d] = *quad;
+    Some([[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]])
 }
 
 /// A deck holds each card once: when one card is read in two places, the less confident reading
@@ -1019,6 +1288,15 @@ pub fn rectify(frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Mat> {
     rectify_sized(frame, quad, CARD_W, CARD_H)
 }
 
+/// The axis-aligned box around a window, `[x, y, w, h]` in image pixels.
+fn window_box(window: &patch::Window) -> [i32; 4] {
+    let x0 = window.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+    let y0 = window.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+    let x1 = window.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+    let y1 = window.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    [x0 as i32, y0 as i32, (x1 - x0).ceil() as i32, (y1 - y0).ceil() as i32]
+}
+
 /// Maps a rectangle of the rectified card (in the given corner's upright frame) back to an
 /// axis-aligned box in the image, through the bilinear interpolation of the quad.
 fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32; 4] {
@@ -1173,6 +1451,22 @@ mod tests {
         one_of_each(&mut found);
         let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
         assert_eq!(cards, [None, Some("QS".into()), Some("5D".into())]);
+    }
+
+    #[test]
+    fn a_second_readers_hit_counts_only_where_the_first_found_none() {
+        let hit = |card: &str, x: i32| IndexHit {
+            card: card.parse().unwrap(),
+            confidence: 0.8,
+            bbox: core::Rect::new(x, 100, 10, 24),
+            down: [0.0, 1.0],
+            size: 12.0,
+        };
+        // At the same spot the first reader's card stands, even where the second reads another;
+        // elsewhere the second's hit is added.
+        let merged = merge_hits(vec![hit("3S", 100)], vec![hit("8S", 104), hit("QH", 300)]);
+        let cards: Vec<String> = merged.iter().map(|h| h.card.code()).collect();
+        assert_eq!(cards, ["3S", "QH"]);
     }
 
     #[test]

@@ -1,30 +1,37 @@
-//! Deck profiles: index glyphs cut from labelled photos of one deck, compared alongside the
-//! built-in templates so that a user's own deck is read more reliably.
+//! Deck profiles: a user's own deck, enrolled from labelled photos (one card each), as the
+//! index networks see it: the embeddings of each card's corner windows and loose index patches,
+//! a few times each with the outline and the index found a little off (see `enrolled`).
 
 use std::path::Path;
 
 use opencv::{imgcodecs, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
-use super::detect::{CardDetector, Corner, find_card_quads, rectify};
+use super::detect::{CardDetector, find_card_quads};
+use super::enrolled::Memory;
 use super::labels::{LabelEntry, LabelSet};
-use crate::cards::{Card, Rank};
+use crate::cards::Card;
 
-pub const PROFILE_FORMAT: &str = "card-referee-deck/1";
+pub const PROFILE_FORMAT: &str = "card-referee-deck/2";
 
-/// One enrolled glyph: `class` is a rank code (`10`, `Q`) or a suit letter (`H`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ProfileGlyph {
-    pub class: String,
-    pub glyph: GlyphFeature,
+/// One enrolled patch: the card it shows and the network's embedding of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnrolledPatch {
+    pub card: Card,
+    pub embedding: Vec<f32>,
 }
 
 /// A deck profile as saved on disk (JSON).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DeckProfile {
     pub format: String,
-    pub glyphs: Vec<ProfileGlyph>,
+    /// Which index networks made the embeddings (`index_net::fingerprint`): another version's
+    /// embeddings cannot be compared with them.
+    pub networks: String,
+    /// Corner windows of the card outlines.
+    pub corners: Vec<EnrolledPatch>,
+    /// Indices as the loose search cuts them.
+    pub loose: Vec<EnrolledPatch>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -44,16 +51,27 @@ pub enum EnrollError {
 pub struct EnrollReport {
     pub enrolled_cards: usize,
     pub corners: usize,
-    /// Files skipped: not exactly one exact face-up label, or no card outline or index found.
+    /// Files skipped: not exactly one exact face-up label, or no card outline found.
     pub skipped: Vec<String>,
 }
 
 impl DeckProfile {
+    /// An empty profile for the shipped networks.
+    pub fn new() -> DeckProfile {
+        DeckProfile {
+            format: PROFILE_FORMAT.to_string(),
+            networks: super::index_net::fingerprint(),
+            corners: Vec::new(),
+            loose: Vec::new(),
+        }
+    }
+
     /// Builds a profile from `DIR/labels.json` and single-card photos: for each image labelled
-    /// with exactly one exact card, the largest card outline is rectified and both corners cut.
+    /// with exactly one exact card, the largest card outline is enrolled under that card.
     pub fn enroll(dir: &Path) -> Result<(DeckProfile, EnrollReport), EnrollError> {
         let labels = LabelSet::load(&dir.join("labels.json"))?;
-        let mut glyphs = Vec::new();
+        let detector = CardDetector::new()?;
+        let mut profile = DeckProfile::new();
         let mut report = EnrollReport::default();
         for image in &labels.images {
             let card = match image.face_up.as_slice() {
@@ -63,30 +81,19 @@ impl DeckProfile {
                     continue;
                 }
             };
-            let path = dir.join(&image.file);
-            let frame = read_image(&path)?;
+            let frame = read_image(&dir.join(&image.file))?;
             let quads = find_card_quads(&frame, 0.05)?;
             let Some(quad) = quads.iter().max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) else {
                 report.skipped.push(image.file.clone());
                 continue;
             };
-            let rectified = rectify(&frame, quad)?;
-            let mut found = 0;
-            for corner in [Corner::TopLeft, Corner::BottomRight] {
-                if let Some((rank, suit)) = CardDetector::corner_features(&rectified, corner)? {
-                    glyphs.push(ProfileGlyph { class: card.rank.code().to_string(), glyph: rank });
-                    glyphs.push(ProfileGlyph { class: card.suit.letter().to_string(), glyph: suit });
-                    found += 1;
-                }
-            }
-            if found == 0 {
-                report.skipped.push(image.file.clone());
-            } else {
-                report.enrolled_cards += 1;
-                report.corners += found;
-            }
+            let (corners, loose) = detector.enrol_card(&frame, quad, card)?;
+            report.enrolled_cards += 1;
+            report.corners += 2;
+            profile.corners.extend(corners);
+            profile.loose.extend(loose);
         }
-        Ok((DeckProfile { format: PROFILE_FORMAT.to_string(), glyphs }, report))
+        Ok((profile, report))
     }
 
     pub fn save(&self, path: &Path) -> Result<(), EnrollError> {
@@ -96,30 +103,38 @@ impl DeckProfile {
             .map_err(|e| EnrollError::Profile { path: path.display().to_string(), message: e.to_string() })
     }
 
+    /// Reads a profile; one of another format, or made by other index networks than these, is
+    /// refused with what to do.
     pub fn load(path: &Path) -> Result<DeckProfile, EnrollError> {
         let bad = |message: String| EnrollError::Profile { path: path.display().to_string(), message };
         let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         let profile: DeckProfile = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
         if profile.format != PROFILE_FORMAT {
-            return Err(bad(format!("format is '{}', expected '{PROFILE_FORMAT}'", profile.format)));
+            return Err(bad(format!(
+                "format is '{}', expected '{PROFILE_FORMAT}': enrol the deck again with this version",
+                profile.format
+            )));
+        }
+        let ours = super::index_net::fingerprint();
+        if profile.networks != ours {
+            return Err(bad(format!(
+                "made with other index networks ({}, these are {ours}): enrol the deck again",
+                profile.networks
+            )));
         }
         Ok(profile)
     }
 
-    /// The profile's glyphs as templates.
-    pub fn templates(&self) -> GlyphTemplates {
-        let mut templates = Vec::new();
-        for g in &self.glyphs {
-            let class = if let Ok(rank) = g.class.parse::<Rank>() {
-                GlyphClass::Rank(rank)
-            } else if let Ok(card) = format!("A{}", g.class).parse::<Card>() {
-                GlyphClass::Suit(card.suit)
-            } else {
-                continue;
-            };
-            templates.push((class, g.glyph.clone()));
-        }
-        GlyphTemplates { templates }
+    /// The profile's patches as the two networks' memories (corner, loose).
+    pub fn memories(&self) -> (Memory, Memory) {
+        let memory =
+            |patches: &[EnrolledPatch]| Memory::new(patches.iter().map(|p| (p.card, p.embedding.clone())).collect());
+        (memory(&self.corners), memory(&self.loose))
+    }
+
+    /// The cards with at least one enrolled patch.
+    pub fn cards(&self) -> std::collections::BTreeSet<Card> {
+        self.corners.iter().chain(&self.loose).map(|p| p.card).collect()
     }
 }
 

@@ -6,7 +6,10 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
 use super::detect::{component, label_mask, min_channel, morph, percentile};
+use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
+use super::index_net::IndexNet;
+use super::patch::{INDEX_H, INDEX_W, cut, index_window};
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
 
@@ -425,6 +428,208 @@ impl PairReader<'_> {
     }
 }
 
+/// A candidate index: a rank (one glyph, or two side by side as in "10") with a pip below it.
+#[derive(Clone, Debug)]
+struct Candidate {
+    /// The rank's blobs, the first being `rank`.
+    ids: Vec<i32>,
+    /// Bounding box of the rank's blobs.
+    rect: core::Rect,
+    rank: Blob,
+    pip: Blob,
+    /// Unit vector from the rank's centre to the pip's: the card's "down" at this corner.
+    down: [f32; 2],
+    /// Centre of the rank (of its blobs together).
+    centre: [f32; 2],
+}
+
+/// Every pair of blobs that could be a rank with its pip: the pip no larger than the rank and
+/// not much smaller, about a rank's height away. A rank with a same-height neighbour across
+/// `down` gives two candidates: alone, and glued to the neighbour (in a tight fan that neighbour
+/// is the next card's rank, not the "0" of a 10).
+fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for r in blobs {
+        for s in blobs {
+            if r.id == s.id || s.size > r.size * 1.15 || s.size < r.size * 0.35 {
+                continue;
+            }
+            let dx = s.centre[0] - r.centre[0];
+            let dy = s.centre[1] - r.centre[1];
+            let d = (dx * dx + dy * dy).sqrt();
+            if d < r.size * 0.55 || d > r.size * 1.5 {
+                continue;
+            }
+            let alone = [dx / d, dy / d];
+            // Glue side-by-side glyphs of similar size (the "1" and "0" of 10).
+            let right = [alone[1], -alone[0]];
+            let mut ids = vec![r.id];
+            let mut rect = r.rect;
+            let mut centre = r.centre;
+            for o in blobs {
+                if o.id == r.id || o.id == s.id || o.size < r.size * 0.6 || o.size > r.size * 1.4 {
+                    continue;
+                }
+                let ox = (o.centre[0] - r.centre[0]) * right[0] + (o.centre[1] - r.centre[1]) * right[1];
+                let oy = (o.centre[0] - r.centre[0]) * alone[0] + (o.centre[1] - r.centre[1]) * alone[1];
+                if oy.abs() < r.size * 0.25 && ox.abs() < r.size * 1.1 {
+                    ids.push(o.id);
+                    rect |= o.rect;
+                    centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
+                }
+            }
+            out.push(Candidate { ids: vec![r.id], rect: r.rect, rank: *r, pip: *s, down: alone, centre: r.centre });
+            if ids.len() == 2 {
+                let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
+                let d = (dx * dx + dy * dy).sqrt();
+                out.push(Candidate { ids, rect, rank: *r, pip: *s, down: [dx / d, dy / d], centre });
+            }
+        }
+    }
+    out
+}
+
+/// Where a candidate index lies, for cutting the network's patch (see `patch::index_window`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IndexSpot {
+    /// Centre of the rank glyph(s), image pixels.
+    pub rank: [f32; 2],
+    /// Unit vector from the rank's centre towards the pip's.
+    pub down: [f32; 2],
+    /// Distance from the rank's centre to the pip's, pixels.
+    pub unit: f32,
+    /// Bounding box of the rank and pip glyphs.
+    pub bbox: core::Rect,
+}
+
+impl Candidate {
+    fn spot(&self) -> IndexSpot {
+        let unit = dist(self.centre, self.pip.centre).max(1.0);
+        IndexSpot { rank: self.centre, down: self.down, unit, bbox: self.rect | self.pip.rect }
+    }
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Every candidate index of a whole frame, with nothing left out (for building training sets):
+/// the places the loose search reads. A frame under `small` pixels across is searched at twice
+/// its size, as the detector does.
+pub fn candidate_spots(frame: &Mat, small: i32) -> opencv::Result<Vec<IndexSpot>> {
+    candidate_spots_at(frame, small, 0)
+}
+
+/// As `candidate_spots`, with glyph sizes judged as in a frame at least `side` pixels across
+/// (its shorter side): a close-up of one card (enrolment) holds glyphs far larger than a table
+/// frame of its size could.
+pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<Vec<IndexSpot>> {
+    let k: f32 = if frame.cols().max(frame.rows()) < small { 2.0 } else { 1.0 };
+    let mut work = frame.clone();
+    if k > 1.0 {
+        let size = core::Size::new(0, 0);
+        imgproc::resize(frame, &mut work, size, f64::from(k), f64::from(k), imgproc::INTER_CUBIC)?;
+    }
+    let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
+    let (_, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
+    Ok(candidates(&blobs)
+        .iter()
+        .map(|c| {
+            let s = c.spot();
+            let b = s.bbox;
+            IndexSpot {
+                rank: [s.rank[0] / k, s.rank[1] / k],
+                down: s.down,
+                unit: s.unit / k,
+                bbox: core::Rect::new(
+                    (b.x as f32 / k) as i32,
+                    (b.y as f32 / k) as i32,
+                    (b.width as f32 / k).ceil() as i32,
+                    (b.height as f32 / k).ceil() as i32,
+                ),
+            }
+        })
+        .collect())
+}
+
+/// Every index corner the loose network reads in the frame, best first, each glyph used once.
+/// Glyphs inside the `read` quads (cards already read from an outline) are left out; an
+/// enrolled deck's patches (`memory`) vote on each reading. A frame under `small` pixels
+/// across has its marks found at twice its size (its glyphs are too few pixels for their masks
+/// to keep their shape); patches are cut from the frame itself.
+pub fn find_indices_net(
+    frame: &Mat,
+    net: &IndexNet,
+    memory: &Memory,
+    min_confidence: f32,
+    read: &[[[f32; 2]; 4]],
+    small: i32,
+) -> opencv::Result<Vec<IndexHit>> {
+    let k: f32 = if frame.cols().max(frame.rows()) < small { 2.0 } else { 1.0 };
+    let mut work = frame.clone();
+    if k > 1.0 {
+        let size = core::Size::new(0, 0);
+        imgproc::resize(frame, &mut work, size, f64::from(k), f64::from(k), imgproc::INTER_CUBIC)?;
+    }
+    let read: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * k, p[1] * k])).collect();
+    let Some(area) = unread_area(&work, &read)? else {
+        return Ok(Vec::new());
+    };
+    let shifted: Vec<[[f32; 2]; 4]> =
+        read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect();
+    let inside = |p: [f32; 2]| {
+        let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
+        shifted.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
+    };
+    let roi = Mat::roi(&work, area)?.try_clone()?;
+    let (_, blobs, _) = glyph_blobs(&roi, work.rows().min(work.cols()), &shifted, inside)?;
+    let found = candidates(&blobs);
+    // Back to the frame's own pixels.
+    let (dx, dy) = (area.x as f32, area.y as f32);
+    let to_frame = |p: [f32; 2]| [(p[0] + dx) / k, (p[1] + dy) / k];
+    let mut patches = Vec::with_capacity(found.len());
+    for c in &found {
+        let spot = c.spot();
+        let window = index_window(to_frame(spot.rank), spot.down, spot.unit / k);
+        patches.push(cut(frame, &window, INDEX_W, INDEX_H)?);
+    }
+    let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+    let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
+    for (c, reading) in found.into_iter().zip(readings) {
+        let Some((card, confidence)) = memory.weigh(&reading) else { continue };
+        if confidence < min_confidence {
+            continue;
+        }
+        let b = c.rect | c.pip.rect;
+        let bbox = core::Rect::new(
+            ((b.x as f32 + dx) / k) as i32,
+            ((b.y as f32 + dy) / k) as i32,
+            (b.width as f32 / k).ceil() as i32,
+            (b.height as f32 / k).ceil() as i32,
+        );
+        let hit = IndexHit { card, confidence, bbox, down: c.down, size: c.rank.size / k };
+        let mut ids = c.ids;
+        ids.push(c.pip.id);
+        hits.push((hit, ids));
+    }
+    Ok(best_first(hits))
+}
+
+/// Hits, surest first, each mark used by one hit only.
+fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
+    hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
+    let mut used: Vec<i32> = Vec::new();
+    let mut out = Vec::new();
+    for (hit, ids) in hits {
+        if ids.iter().any(|id| used.contains(id)) {
+            continue;
+        }
+        used.extend(&ids);
+        out.push(hit);
+    }
+    out
+}
+
 /// The index search proper, in `frame` (a part of the whole frame, whose shorter side is `side`).
 fn search(
     frame: &Mat,
@@ -443,65 +648,17 @@ fn search(
     let [net, suit_net] = nets;
     let pair =
         PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, suit_net, min_confidence };
+    // Every candidate stands: the surer reading takes its marks first, and when a better index
+    // has taken a rank's neighbour, the rank alone is still there.
     let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
-    for r in &blobs {
-        for s in &blobs {
-            if r.id == s.id || s.size > r.size * 1.15 || s.size < r.size * 0.35 {
-                continue;
-            }
-            let dx = s.centre[0] - r.centre[0];
-            let dy = s.centre[1] - r.centre[1];
-            let d = (dx * dx + dy * dy).sqrt();
-            if d < r.size * 0.55 || d > r.size * 1.5 {
-                continue;
-            }
-            let alone = [dx / d, dy / d];
-            // Glue side-by-side glyphs of similar size (the "1" and "0" of 10).
-            let right = [alone[1], -alone[0]];
-            let mut ids = vec![r.id];
-            let mut rect = r.rect;
-            let mut centre = r.centre;
-            for o in &blobs {
-                if o.id == r.id || o.id == s.id || o.size < r.size * 0.6 || o.size > r.size * 1.4 {
-                    continue;
-                }
-                let ox = (o.centre[0] - r.centre[0]) * right[0] + (o.centre[1] - r.centre[1]) * right[1];
-                let oy = (o.centre[0] - r.centre[0]) * alone[0] + (o.centre[1] - r.centre[1]) * alone[1];
-                if oy.abs() < r.size * 0.25 && ox.abs() < r.size * 1.1 {
-                    ids.push(o.id);
-                    rect |= o.rect;
-                    centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
-                }
-            }
-            // The rank alone, and glued to its neighbour when there is one: in a tight fan the
-            // neighbour is the next card's rank, not the "0" of a 10.
-            let mut options = vec![(vec![r.id], r.rect, alone)];
-            if ids.len() == 2 {
-                let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
-                let d = (dx * dx + dy * dy).sqrt();
-                options.push((ids, rect, [dx / d, dy / d]));
-            }
-            // Both readings stand as candidates: the surer one takes its marks first, and when
-            // a better index has taken the neighbour, the rank alone is still there.
-            for (mut ids, rect, down) in options {
-                if let Some(hit) = pair.read(&ids, rect, r, s, down)? {
-                    ids.push(s.id);
-                    hits.push((hit, ids));
-                }
-            }
+    for c in candidates(&blobs) {
+        if let Some(hit) = pair.read(&c.ids, c.rect, &c.rank, &c.pip, c.down)? {
+            let mut ids = c.ids;
+            ids.push(c.pip.id);
+            hits.push((hit, ids));
         }
     }
-    hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
-    let mut used: Vec<i32> = Vec::new();
-    let mut out = Vec::new();
-    for (hit, ids) in hits {
-        if ids.iter().any(|id| used.contains(id)) {
-            continue;
-        }
-        used.extend(&ids);
-        out.push(hit);
-    }
-    Ok(out)
+    Ok(best_first(hits))
 }
 
 #[cfg(test)]

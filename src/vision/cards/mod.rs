@@ -6,10 +6,14 @@ pub mod classify;
 pub mod detect;
 pub mod labels;
 
-pub use detect::{CardDetection, CardDetector, DetectorConfig, Face};
+pub use detect::{CardDetection, CardDetector, DetectorConfig, Face, Reader};
 pub mod enroll;
+pub mod enrolled;
 pub mod glyph_net;
 pub mod index;
+pub mod index_net;
 pub mod output;
+pub mod patch;
+pub mod patch_set;
 pub mod train;
 pub mod video_enroll;

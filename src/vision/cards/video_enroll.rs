@@ -4,8 +4,8 @@
 //! in view, that stays put (small motion allowed); within it each frame's corners are read by the built-in
 //! reader. When the same card is read confidently in at least `min_frames` frames of a stretch
 //! (unread frames, say blurred ones, are passed over; a different reading starts over), that card
-//! is enrolled: the corner glyphs of its sharpest, most confident frame go into the profile under
-//! its identity. A card seen in several stretches keeps its best frame.
+//! is enrolled: the patches of its sharpest, most confident frame (see
+//! `CardDetector::enrol_card`) go into the profile under its identity. A card seen in several stretches keeps its best frame.
 //!
 //! The caller opens the video (see `capture`), so that vision does not depend on capture.
 
@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::clear_of_edges;
-use super::detect::{CardDetector, Corner, find_card_quads, rectify};
-use super::enroll::{DeckProfile, PROFILE_FORMAT, ProfileGlyph};
+use super::detect::{CardDetector, find_card_quads, rectify};
+use super::enroll::{DeckProfile, EnrolledPatch};
 use crate::cards::Card;
 
 /// One card enrolled from the video.
@@ -24,7 +24,7 @@ pub struct EnrolledCard {
     pub card: Card,
     /// Frames of its best stretch that read it.
     pub frames: usize,
-    /// The frame its glyphs were cut from, and that frame's reading confidence.
+    /// The frame its patches were cut from, and that frame's reading confidence.
     pub frame: u64,
     pub confidence: f32,
 }
@@ -48,7 +48,8 @@ struct Candidate {
     quality: f32,
     confidence: f32,
     frame: u64,
-    glyphs: Vec<ProfileGlyph>,
+    /// The card's corner and loose patches from this frame (see `CardDetector::enrol_card`).
+    patches: (Vec<EnrolledPatch>, Vec<EnrolledPatch>),
 }
 
 /// Consecutive confident readings of one card inside a stretch.
@@ -108,12 +109,7 @@ impl VideoEnroller {
         self.previous = Some(*quad);
         self.stretch_frames += 1;
         let card = rectify(frame, quad)?;
-        let mut readings = Vec::new();
-        for corner in [Corner::TopLeft, Corner::BottomRight] {
-            if let Some((reading, _)) = self.detector.read_corner(&card, corner)? {
-                readings.push((reading.card, reading.confidence));
-            }
-        }
+        let readings = self.detector.read_corners_of(frame, quad)?;
         tracing::debug!(frame = index, stretch = self.report.stretches, ?readings, "read");
         let Some((read, confidence)) = agreed(&readings) else {
             return Ok(());
@@ -129,11 +125,13 @@ impl VideoEnroller {
             Some(run) => {
                 run.frames += 1;
                 if quality > run.best.quality {
-                    run.best = Candidate { quality, confidence, frame: index, glyphs: glyphs(&card, read)? };
+                    let patches = self.detector.enrol_card(frame, quad, read)?;
+                    run.best = Candidate { quality, confidence, frame: index, patches };
                 }
             }
             None => {
-                let best = Candidate { quality, confidence, frame: index, glyphs: glyphs(&card, read)? };
+                let patches = self.detector.enrol_card(frame, quad, read)?;
+                let best = Candidate { quality, confidence, frame: index, patches };
                 self.run = Some(Run { card: read, frames: 1, best });
             }
         }
@@ -143,9 +141,10 @@ impl VideoEnroller {
     /// The profile and what went into it.
     pub fn finish(mut self) -> (DeckProfile, VideoEnrollReport) {
         self.end_stretch();
-        let mut glyphs = Vec::new();
+        let mut profile = DeckProfile::new();
         for (card, (frames, best)) in &self.best {
-            glyphs.extend(best.glyphs.iter().cloned());
+            profile.corners.extend(best.patches.0.iter().cloned());
+            profile.loose.extend(best.patches.1.iter().cloned());
             self.report.enrolled.push(EnrolledCard {
                 card: *card,
                 frames: *frames,
@@ -154,14 +153,14 @@ impl VideoEnroller {
             });
         }
         self.report.missing = Card::deck().into_iter().filter(|c| !self.best.contains_key(c)).collect();
-        (DeckProfile { format: PROFILE_FORMAT.to_string(), glyphs }, self.report)
+        (profile, self.report)
     }
 
     fn end_run(&mut self) {
         let Some(run) = self.run.take() else {
             return;
         };
-        if run.frames < self.min_frames || run.best.glyphs.is_empty() {
+        if run.frames < self.min_frames || run.best.patches.0.is_empty() {
             return;
         }
         self.stretch_enrolled = true;
@@ -204,18 +203,6 @@ fn steady(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     };
     let ((sa, la), (sb, lb)) = (sides(a), sides(b));
     d(centre(a), centre(b)) < 0.2 * sa.min(sb) && (la * sa / (lb * sb).max(1.0) - 1.0).abs() < 0.2
-}
-
-/// Both corners' glyphs of a rectified card, under its identity.
-fn glyphs(card: &Mat, identity: Card) -> opencv::Result<Vec<ProfileGlyph>> {
-    let mut out = Vec::new();
-    for corner in [Corner::TopLeft, Corner::BottomRight] {
-        if let Some((rank, suit)) = CardDetector::corner_features(card, corner)? {
-            out.push(ProfileGlyph { class: identity.rank.code().to_string(), glyph: rank });
-            out.push(ProfileGlyph { class: identity.suit.letter().to_string(), glyph: suit });
-        }
-    }
-    Ok(out)
 }
 
 /// How sharp a rectified card is, 0..1: the variance of its Laplacian, saturating.

@@ -1,0 +1,146 @@
+//! The index networks: small convolutional networks that read a patch (see `patch`) as a rank
+//! and a suit, or as no index at all. One reads the corner windows of card outlines, one the
+//! candidates of the loose index search. They are trained on rendered tables only
+//! (`models/train/`, `models/README.md`) and run through OpenCV's DNN module; the ONNX files are
+//! compiled into the program.
+
+use std::sync::Mutex;
+
+use opencv::{core, dnn, prelude::*};
+
+use super::patch::{CORNER_H, CORNER_W, INDEX_H, INDEX_W, PLANES, Patch};
+use crate::cards::{Card, Rank, Suit};
+
+const CORNER_MODEL: &[u8] = include_bytes!("../../../models/card_index_corner.onnx");
+const LOOSE_MODEL: &[u8] = include_bytes!("../../../models/card_index_loose.onnx");
+
+/// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
+/// only comparable within one version of them.
+pub fn fingerprint() -> String {
+    // FNV-1a, 64 bits.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in CORNER_MODEL.iter().chain(LOOSE_MODEL) {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// Outputs: 13 ranks (A..K) and "none", then 4 suits (`Suit::ALL` order) and "none".
+const RANKS: usize = 14;
+const SUITS: usize = 5;
+
+/// What the network makes of one patch: a probability for each rank and "none", and for each
+/// suit and "none"; and the hidden layer they are read from, scaled to length 1 (patches of one
+/// index lie close together there: an enrolled deck is compared by it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetReading {
+    pub ranks: [f32; RANKS],
+    pub suits: [f32; SUITS],
+    pub embedding: Vec<f32>,
+}
+
+impl NetReading {
+    /// The likeliest card and its probability (rank's times suit's); `None` when "none" is the
+    /// likeliest rank or suit.
+    pub fn card(&self) -> Option<(Card, f32)> {
+        let (rank, p_rank) = best(&self.ranks)?;
+        let (suit, p_suit) = best(&self.suits)?;
+        let rank = Rank::new(rank as u8 + 1)?;
+        Some((Card::new(rank, Suit::ALL[suit]), p_rank * p_suit))
+    }
+
+    /// How sure the network is that the patch shows no index.
+    pub fn nothing(&self) -> f32 {
+        self.ranks[RANKS - 1].max(self.suits[SUITS - 1])
+    }
+}
+
+/// The largest value's position and value, unless the last ("none") is the largest.
+fn best(values: &[f32]) -> Option<(usize, f32)> {
+    let (i, &p) = values.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+    (i + 1 < values.len()).then_some((i, p))
+}
+
+/// `v` scaled to length 1 (zero stays zero).
+fn unit(v: &[f32]) -> Vec<f32> {
+    let length = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if length > 0.0 { v.iter().map(|x| x / length).collect() } else { v.to_vec() }
+}
+
+/// One index network and the patch size it reads.
+pub struct IndexNet {
+    /// OpenCV's `forward` needs the network mutably; one frame's patches go through at once.
+    net: Mutex<dnn::Net>,
+    w: i32,
+    h: i32,
+    /// Whether the network gives its hidden layer as a second output, `embedding`.
+    embeds: bool,
+}
+
+impl IndexNet {
+    /// The network that reads card outlines' corner windows.
+    pub fn corner() -> opencv::Result<IndexNet> {
+        IndexNet::from_onnx(CORNER_MODEL, CORNER_W, CORNER_H)
+    }
+
+    /// The network that reads the loose index search's candidates.
+    pub fn loose() -> opencv::Result<IndexNet> {
+        IndexNet::from_onnx(LOOSE_MODEL, INDEX_W, INDEX_H)
+    }
+
+    /// A network from ONNX bytes that reads `w x h` patches.
+    pub fn from_onnx(bytes: &[u8], w: i32, h: i32) -> opencv::Result<IndexNet> {
+        let mut net = dnn::read_net_from_onnx_buffer(&core::Vector::<u8>::from_slice(bytes))?;
+        net.set_preferable_backend(dnn::DNN_BACKEND_OPENCV)?;
+        net.set_preferable_target(dnn::DNN_TARGET_CPU)?;
+        let embeds = net.get_layer_id("embedding")? >= 0;
+        Ok(IndexNet { net: Mutex::new(net), w, h, embeds })
+    }
+
+    /// Reads patches (all of this network's size) in one batch.
+    pub fn read(&self, patches: &[&Patch]) -> opencv::Result<Vec<NetReading>> {
+        if patches.is_empty() {
+            return Ok(Vec::new());
+        }
+        let per = PLANES * (self.w * self.h) as usize;
+        let shape = [patches.len() as i32, PLANES as i32, self.h, self.w];
+        let mut blob = Mat::new_nd_with_default(&shape, core::CV_32F, core::Scalar::all(0.0))?;
+        let data = blob.data_typed_mut::<f32>()?;
+        for (chunk, patch) in data.chunks_exact_mut(per).zip(patches) {
+            if patch.w != self.w || patch.h != self.h {
+                let message = format!("a {}x{} patch for a {}x{} network", patch.w, patch.h, self.w, self.h);
+                return Err(opencv::Error::new(core::StsBadArg, message));
+            }
+            for (v, &b) in chunk.iter_mut().zip(&patch.bytes) {
+                *v = f32::from(b) / 255.0;
+            }
+        }
+        let mut net = self.net.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        net.set_input(&blob, "", 1.0, core::Scalar::default())?;
+        let mut outs = core::Vector::<Mat>::new();
+        let names: &[&str] = if self.embeds { &["reading", "embedding"] } else { &["reading"] };
+        net.forward(&mut outs, &core::Vector::<String>::from_iter(names.iter().copied()))?;
+        let n = patches.len();
+        let reading = outs.get(0)?;
+        let embedding = if self.embeds {
+            outs.get(1)?
+        } else {
+            Mat::new_rows_cols_with_default(n as i32, 1, core::CV_32F, core::Scalar::all(0.0))?
+        };
+        let (values, hidden) = (reading.data_typed::<f32>()?, embedding.data_typed::<f32>()?);
+        if values.len() != n * (RANKS + SUITS) || hidden.is_empty() || hidden.len() % n != 0 {
+            let message =
+                format!("the index network gave {} and {} values for {n} patches", values.len(), hidden.len());
+            return Err(opencv::Error::new(core::StsError, message));
+        }
+        Ok(values
+            .chunks_exact(RANKS + SUITS)
+            .zip(hidden.chunks_exact(hidden.len() / n))
+            .map(|(v, e)| NetReading {
+                ranks: std::array::from_fn(|i| v[i]),
+                suits: std::array::from_fn(|i| v[RANKS + i]),
+                embedding: unit(e),
+            })
+            .collect())
+    }
+}

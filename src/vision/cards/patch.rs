@@ -1,0 +1,301 @@
+//! The small images the index network reads: a window of the frame turned upright, scaled to a
+//! fixed size and with its light evened out. Training (`examples/card_patches.rs`) and the
+//! detector cut them with these same functions, so the network sees at run time exactly what it
+//! learnt from.
+
+use opencv::{core, imgproc, prelude::*};
+
+/// A window of the frame: its four corners in image pixels, clockwise from the corner that
+/// becomes the patch's top-left.
+pub type Window = [[f32; 2]; 4];
+
+/// Width and height of a loose index patch (rank above pip, centred; see `index_window`).
+pub const INDEX_W: i32 = 32;
+pub const INDEX_H: i32 = 48;
+
+/// Width and height of a card corner's patch (see `corner_window`).
+pub const CORNER_W: i32 = 28;
+pub const CORNER_H: i32 = 64;
+
+/// The share of a card's width and height that its corner window covers, from the corner: the
+/// whole index of the decks we know (rank and pip, a sixth of the width across) with room for
+/// an outline found a little off.
+const CORNER_SPAN: (f64, f64) = (0.224, 0.364);
+
+/// Planes of a patch: how dark (ink against this patch's paper), and how red.
+pub const PLANES: usize = 2;
+
+/// A patch ready for the network: `PLANES` planes of `w x h` bytes, one after the other
+/// (0 = paper, 255 = the darkest ink / the reddest).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Patch {
+    pub w: i32,
+    pub h: i32,
+    pub bytes: Vec<u8>,
+}
+
+/// The window read for a loose index: `rank` is the rank glyph's centre, `down` the unit vector
+/// from it to the pip's centre, `unit` the distance between the two. The window spans one unit
+/// either side across, one unit above the rank's centre and two below (the pip and a margin).
+pub fn index_window(rank: [f32; 2], down: [f32; 2], unit: f32) -> Window {
+    let right = [down[1], -down[0]];
+    let at =
+        |x: f32, y: f32| [rank[0] + (right[0] * x + down[0] * y) * unit, rank[1] + (right[1] * x + down[1] * y) * unit];
+    [at(-1.0, -1.0), at(1.0, -1.0), at(1.0, 2.0), at(-1.0, 2.0)]
+}
+
+/// The window of one corner of a card outline (`quad`, clockwise from the card's top-left
+/// corner): its top-left corner, or with `far` its bottom-right one, turned upright.
+pub fn corner_window(quad: &[[f32; 2]; 4], far: bool) -> Window {
+    use crate::render::geometry::{Homography, Pt};
+    let quad = if far { [quad[2], quad[3], quad[0], quad[1]] } else { *quad };
+    let unit = [Pt::new(0.0, 0.0), Pt::new(1.0, 0.0), Pt::new(1.0, 1.0), Pt::new(0.0, 1.0)];
+    let to_frame = Homography::from_quads(&unit, &quad.map(|p| Pt::new(f64::from(p[0]), f64::from(p[1]))));
+    let (sx, sy) = CORNER_SPAN;
+    let corners = [Pt::new(0.0, 0.0), Pt::new(sx, 0.0), Pt::new(sx, sy), Pt::new(0.0, sy)];
+    match to_frame {
+        Some(h) => corners.map(|c| {
+            let p = h.apply(c);
+            [p.x as f32, p.y as f32]
+        }),
+        // A degenerate outline: the window collapses to its corner.
+        None => [quad[0]; 4],
+    }
+}
+
+/// Cuts `window` out of a BGR frame as a `w x h` patch.
+pub fn cut(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Patch> {
+    if shrink(window, w, h) < 2.0
+        && frame.typ() == core::CV_8UC3
+        && let Some(bgr) = sample(frame, window, w, h)?
+    {
+        return Ok(normalise_bytes(&bgr, w, h));
+    }
+    normalise(&warp_window(frame, window, w, h)?)
+}
+
+/// How many frame pixels one patch pixel spans (the less of the two directions).
+fn shrink(window: &Window, w: i32, h: i32) -> f32 {
+    let side = |a: [f32; 2], b: [f32; 2]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+    (side(window[0], window[1]) / w as f32).min(side(window[1], window[2]) / h as f32)
+}
+
+/// The `w x h` BGR pixels of `window` sampled bilinearly, pixel for pixel as OpenCV's
+/// `warp_perspective` with replicated borders does it (a call of that costs more than the few
+/// thousand pixels of a patch); `None` for a degenerate window.
+fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option<Vec<u8>>> {
+    use crate::render::geometry::{Homography, Pt};
+    let (fw, fh) = (w as f64, h as f64);
+    let rect = [Pt::new(0.0, 0.0), Pt::new(fw, 0.0), Pt::new(fw, fh), Pt::new(0.0, fh)];
+    let to = window.map(|p| Pt::new(f64::from(p[0]), f64::from(p[1])));
+    let Some(m) = Homography::from_quads(&rect, &to) else { return Ok(None) };
+    let (cols, rows) = (frame.cols(), frame.rows());
+    // A region of a larger frame (not continuous) goes through OpenCV instead.
+    if !frame.is_continuous() || frame.empty() {
+        return Ok(None);
+    }
+    let step = cols as usize * 3;
+    let data = frame.data_bytes()?;
+    let mut out = Vec::with_capacity((w * h * 3) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            let p = m.apply(Pt::new(f64::from(x), f64::from(y)));
+            // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
+            let (sx, sy) = ((p.x * 32.0).round() as i64, (p.y * 32.0).round() as i64);
+            let (x0, y0) = (sx.div_euclid(32), sy.div_euclid(32));
+            let (ax, ay) = ((sx.rem_euclid(32)) as f32 / 32.0, (sy.rem_euclid(32)) as f32 / 32.0);
+            let at = |xx: i64, yy: i64, c: usize| {
+                let xx = xx.clamp(0, i64::from(cols) - 1) as usize;
+                let yy = yy.clamp(0, i64::from(rows) - 1) as usize;
+                f32::from(data[yy * step + xx * 3 + c])
+            };
+            for c in 0..3 {
+                let top = at(x0, y0, c) * (1.0 - ax) + at(x0 + 1, y0, c) * ax;
+                let bottom = at(x0, y0 + 1, c) * (1.0 - ax) + at(x0 + 1, y0 + 1, c) * ax;
+                out.push((top * (1.0 - ay) + bottom * ay).round() as u8);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Warps `window` to `w x h` BGR pixels. A window much larger than the patch is first shrunk
+/// by area averaging: a plain warp would sample every few pixels and alias thin strokes away.
+pub fn warp_window(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Mat> {
+    let shrink = shrink(window, w, h);
+    let xs = window.iter().map(|p| p[0]);
+    let ys = window.iter().map(|p| p[1]);
+    let (x0, x1) = (xs.clone().fold(f32::MAX, f32::min).floor() - 1.0, xs.fold(f32::MIN, f32::max).ceil() + 2.0);
+    let (y0, y1) = (ys.clone().fold(f32::MAX, f32::min).floor() - 1.0, ys.fold(f32::MIN, f32::max).ceil() + 2.0);
+    let bounds = core::Rect::new(0, 0, frame.cols(), frame.rows());
+    let roi = core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32) & bounds;
+    if roi.width < 2 || roi.height < 2 {
+        return Mat::new_rows_cols_with_default(h, w, core::CV_8UC3, core::Scalar::all(0.0));
+    }
+    let mut source = Mat::roi(frame, roi)?.try_clone()?;
+    let mut k = 1.0f32;
+    if shrink >= 2.0 {
+        k = shrink.floor();
+        let size = core::Size::new(((roi.width as f32 / k) as i32).max(1), ((roi.height as f32 / k) as i32).max(1));
+        let mut small = Mat::default();
+        imgproc::resize(&source, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        source = small;
+    }
+    let point = |p: &[f32; 2]| core::Point2f::new((p[0] - roi.x as f32) / k, (p[1] - roi.y as f32) / k);
+    let src = core::Vector::<core::Point2f>::from_iter(window.iter().map(point));
+    let (fw, fh) = (w as f32, h as f32);
+    let dst = core::Vector::<core::Point2f>::from_iter([
+        core::Point2f::new(0.0, 0.0),
+        core::Point2f::new(fw, 0.0),
+        core::Point2f::new(fw, fh),
+        core::Point2f::new(0.0, fh),
+    ]);
+    let m = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
+    let mut out = Mat::default();
+    imgproc::warp_perspective(
+        &source,
+        &mut out,
+        &m,
+        core::Size::new(w, h),
+        imgproc::INTER_LINEAR,
+        core::BORDER_REPLICATE,
+        core::Scalar::all(0.0),
+    )?;
+    Ok(out)
+}
+
+/// Evens out a BGR patch's light. Each channel is divided by its own paper level (its 90th
+/// percentile), which undoes the light's colour; then ink is how far the darkest channel falls
+/// below the paper, stretched so that the patch's darkest ink is 1, and redness is how far red
+/// stands above the other two, on the same scale.
+pub fn normalise(bgr: &Mat) -> opencv::Result<Patch> {
+    let (w, h) = (bgr.cols(), bgr.rows());
+    let data = if bgr.is_continuous() { bgr.data_bytes()?.to_vec() } else { bgr.try_clone()?.data_bytes()?.to_vec() };
+    Ok(normalise_bytes(&data, w, h))
+}
+
+/// `normalise` of `w x h` BGR bytes.
+fn normalise_bytes(data: &[u8], w: i32, h: i32) -> Patch {
+    let n = (w * h) as usize;
+    let mut white = [1.0f32; 3];
+    for (c, level) in white.iter_mut().enumerate() {
+        let mut counts = [0u32; 256];
+        for px in data.chunks_exact(3) {
+            counts[usize::from(px[c])] += 1;
+        }
+        *level = f32::from(level_at(&counts, n, 0.9)).max(1.0);
+    }
+    let mut lum = vec![0f32; n];
+    let mut red = vec![0f32; n];
+    for (i, px) in data.chunks_exact(3).enumerate() {
+        let [b, g, r] = [0, 1, 2].map(|c| f32::from(px[c]) / white[c]);
+        lum[i] = b.min(g).min(r).min(1.2);
+        red[i] = (r - g.max(b)).max(0.0);
+    }
+    let mut sorted = lum.clone();
+    let k = (n as f32 * 0.03) as usize;
+    let (_, darkest, _) = sorted.select_nth_unstable_by(k.min(n - 1), f32::total_cmp);
+    let range = (1.0 - *darkest).max(0.3);
+    let mut bytes = vec![0u8; n * PLANES];
+    let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    for i in 0..n {
+        bytes[i] = byte((1.0 - lum[i]) / range);
+        bytes[n + i] = byte(red[i] / range);
+    }
+    Patch { w, h, bytes }
+}
+
+/// The value below which `q` of the `n` counted bytes lie.
+fn level_at(counts: &[u32; 256], n: usize, q: f32) -> u8 {
+    let target = (n as f32 * q) as u32;
+    let mut seen = 0u32;
+    for (v, &c) in counts.iter().enumerate() {
+        seen += c;
+        if seen > target {
+            return v as u8;
+        }
+    }
+    255
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(colour: core::Scalar) -> Mat {
+        Mat::new_rows_cols_with_default(120, 160, core::CV_8UC3, colour).unwrap()
+    }
+
+    #[test]
+    fn ink_and_redness_do_not_depend_on_the_light() {
+        // The same black bar and red dot on white paper, lit white and lit dim and yellow.
+        let draw = |paper: core::Scalar, ink: core::Scalar, red: core::Scalar| {
+            let mut m = page(paper);
+            imgproc::rectangle(&mut m, core::Rect::new(60, 30, 10, 40), ink, -1, imgproc::LINE_8, 0).unwrap();
+            imgproc::circle(&mut m, core::Point::new(100, 60), 8, red, -1, imgproc::LINE_8, 0).unwrap();
+            m
+        };
+        let white = draw(core::Scalar::all(240.0), core::Scalar::all(20.0), core::Scalar::new(30.0, 20.0, 200.0, 0.0));
+        let dim = draw(
+            core::Scalar::new(90.0, 150.0, 170.0, 0.0),
+            core::Scalar::new(8.0, 12.0, 14.0, 0.0),
+            core::Scalar::new(11.0, 12.0, 140.0, 0.0),
+        );
+        let window = [[40.0, 20.0], [120.0, 20.0], [120.0, 100.0], [40.0, 100.0]];
+        let a = cut(&white, &window, INDEX_W, INDEX_H).unwrap();
+        let b = cut(&dim, &window, INDEX_W, INDEX_H).unwrap();
+        let n = (INDEX_W * INDEX_H) as usize;
+        let differs = a.bytes.iter().zip(&b.bytes).filter(|(x, y)| x.abs_diff(**y) > 40).count();
+        assert!(differs < n / 50, "{differs} of {} values differ", 2 * n);
+        // The bar is ink and not red; the dot is red.
+        let at = |p: &Patch, plane: usize, x: f32, y: f32| {
+            let (px, py) =
+                (((x - 40.0) / 80.0 * INDEX_W as f32) as usize, ((y - 20.0) / 80.0 * INDEX_H as f32) as usize);
+            p.bytes[plane * n + py * INDEX_W as usize + px]
+        };
+        assert!(at(&a, 0, 65.0, 50.0) > 200 && at(&a, 1, 65.0, 50.0) < 30);
+        assert!(at(&a, 1, 100.0, 60.0) > 150);
+        assert!(at(&a, 0, 50.0, 90.0) < 30, "paper is not ink");
+    }
+
+    #[test]
+    fn a_large_window_is_shrunk_without_losing_thin_strokes() {
+        // Lines 2 px wide every 24 px: a plain warp to a twelfth of the size would skip most.
+        let mut m = Mat::new_rows_cols_with_default(600, 400, core::CV_8UC3, core::Scalar::all(235.0)).unwrap();
+        for x in (10..400).step_by(24) {
+            imgproc::rectangle(&mut m, core::Rect::new(x, 0, 2, 600), core::Scalar::all(10.0), -1, imgproc::LINE_8, 0)
+                .unwrap();
+        }
+        let window = [[0.0, 0.0], [384.0, 0.0], [384.0, 576.0], [0.0, 576.0]];
+        let p = cut(&m, &window, INDEX_W, INDEX_H).unwrap();
+        let row = &p.bytes[20 * INDEX_W as usize..21 * INDEX_W as usize];
+        let inked = row.iter().filter(|&&v| v > 20).count();
+        assert!(inked >= 12, "{row:?}");
+    }
+
+    #[test]
+    fn sampling_a_window_matches_opencv_warping_it() {
+        // A frame of noise-like texture, and a turned, scaled window partly outside it.
+        let mut m = Mat::new_rows_cols_with_default(90, 120, core::CV_8UC3, core::Scalar::all(0.0)).unwrap();
+        for y in 0..90 {
+            for x in 0..120 {
+                let v = |k: i32| ((x * 7 + y * 13 + k * 31) % 97 * 2 + (x * y) % 40) as u8;
+                *m.at_2d_mut::<core::Vec3b>(y, x).unwrap() = core::Vec3b::from([v(0), v(1), v(2)]);
+            }
+        }
+        let window = index_window([20.0, 30.0], [0.6, 0.8], 17.0);
+        let sampled = sample(&m, &window, INDEX_W, INDEX_H).unwrap().unwrap();
+        let warped = warp_window(&m, &window, INDEX_W, INDEX_H).unwrap();
+        let worst = sampled.iter().zip(warped.data_bytes().unwrap()).map(|(a, b)| a.abs_diff(*b)).max();
+        assert!(worst <= Some(2), "differ by up to {worst:?}");
+    }
+
+    #[test]
+    fn the_index_window_turns_with_the_index() {
+        // Pip straight to the right of the rank (the card turned a quarter anticlockwise): the
+        // window's top-left lies behind and below the rank, its bottom-right past the pip.
+        let w = index_window([100.0, 100.0], [1.0, 0.0], 10.0);
+        assert_eq!(w[0], [90.0, 110.0]);
+        assert_eq!(w[2], [120.0, 90.0]);
+    }
+}
