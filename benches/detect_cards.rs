@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::CardDetector;
+use card_referee::vision::cards::{CardDetector, Reader};
 
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
 
@@ -73,6 +73,13 @@ fn bench(c: &mut Criterion) {
     c.bench_function("detect_cards_1280x720_synthetic_table", |b| {
         let mut next = scenes.iter().cycle();
         b.iter(|| detector.detect(next.next().unwrap()).unwrap())
+    });
+    // The same with the loose search read by the network alone (`--loose-reader network`).
+    let mut network = CardDetector::new().unwrap();
+    network.config.loose_reader = Reader::Network;
+    c.bench_function("detect_cards_1280x720_synthetic_table_loose_network", |b| {
+        let mut next = scenes.iter().cycle();
+        b.iter(|| network.detect(next.next().unwrap()).unwrap())
     });
 }
 
