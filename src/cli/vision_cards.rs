@@ -298,7 +298,10 @@ pub fn enroll_video(video: &Path, out: &Path) -> ExitCode {
             Err(e) => return bad_input(format!("{}: {e}", video.display())),
         }
     }
-    let (profile, report) = enroller.finish();
+    let (profile, report) = match enroller.finish() {
+        Ok(done) => done,
+        Err(e) => return internal(format!("{}: {e}", video.display())),
+    };
     if let Err(e) = profile.save(out) {
         return bad_input(e);
     }

@@ -85,15 +85,14 @@ pub enum Reader {
 
 /// The hits of two loose readers: all of the first's, and the second's where the first read
 /// nothing within one and a half glyph heights.
-fn merge_hits(first: Vec<IndexHit>, second: Vec<IndexHit>) -> Vec<IndexHit> {
-    let mut out = first.clone();
-    for hit in second {
+fn merge_hits(mut first: Vec<IndexHit>, second: Vec<IndexHit>) -> Vec<IndexHit> {
+    let apart = |hit: &IndexHit| {
         let c = box_centre(&hit.bbox);
-        if first.iter().all(|f| dist(box_centre(&f.bbox), c) >= 1.5 * f.size.max(hit.size)) {
-            out.push(hit);
-        }
-    }
-    out
+        first.iter().all(|f| dist(box_centre(&f.bbox), c) >= 1.5 * f.size.max(hit.size))
+    };
+    let added: Vec<IndexHit> = second.into_iter().filter(apart).collect();
+    first.extend(added);
+    first
 }
 
 impl Default for DetectorConfig {
@@ -191,16 +190,13 @@ impl CardDetector {
         }
         let corners = self.embed(&self.corner_net, frame, &windows, (patch::CORNER_W, patch::CORNER_H), card)?;
         // The loose candidates standing upright in either corner window, the one the network
-        // finds likeliest to be this card per corner.
-        // Judged as on a table where a card's width is a quarter of the frame's shorter side.
+        // finds likeliest to be this card per corner. Glyph sizes are judged as on a table
+        // where a card's width is a quarter of the frame's shorter side.
         let spots = candidate_spots_at(frame, SMALL_FRAME, (4.0 * short) as i32)?;
         let mut loose_windows = Vec::new();
         for far in [false, true] {
             let window = patch::corner_window(quad, far);
-            let top = [(window[0][0] + window[1][0]) / 2.0, (window[0][1] + window[1][1]) / 2.0];
-            let bottom = [(window[3][0] + window[2][0]) / 2.0, (window[3][1] + window[2][1]) / 2.0];
-            let length = dist(top, bottom).max(1.0);
-            let down = [(bottom[0] - top[0]) / length, (bottom[1] - top[1]) / length];
+            let (down, _) = patch::window_axis(&window);
             let upright: Vec<_> = spots
                 .iter()
                 .filter(|s| inside(&window, s.rank) && s.down[0] * down[0] + s.down[1] * down[1] > 0.9)
@@ -216,8 +212,9 @@ impl CardDetector {
                 .iter()
                 .zip(&readings)
                 .filter(|(_, r)| r.nothing() < 0.5)
-                .max_by(|a, b| probability(a.1, card).total_cmp(&probability(b.1, card)));
+                .max_by(|a, b| a.1.probability(card).total_cmp(&b.1.probability(card)));
             if let Some((spot, _)) = likeliest {
+                // Shifted across by a tenth of the index's size, turned by 0.1 rad, scaled.
                 for (shift, turn, k) in [
                     (0.0, 0.0, 1.0),
                     (0.1, 0.0, 1.0),
@@ -528,6 +525,12 @@ impl CardDetector {
                 jobs.push((q, Corner::BottomRight));
             }
         }
+        let read = self.read_corner_windows(frame, &jobs)?;
+        Ok(CornerReadings(jobs.into_iter().zip(read).map(|((quad, corner), read)| (quad, corner, read)).collect()))
+    }
+
+    /// Reads the corner windows of outlines by network, in one batch.
+    fn read_corner_windows(&self, frame: &Mat, jobs: &[(Quad, Corner)]) -> opencv::Result<Vec<CornerRead>> {
         let windows: Vec<patch::Window> =
             jobs.iter().map(|(q, corner)| patch::corner_window(q, *corner == Corner::BottomRight)).collect();
         let patches = windows
@@ -535,14 +538,14 @@ impl CardDetector {
             .map(|w| patch::cut(frame, w, patch::CORNER_W, patch::CORNER_H))
             .collect::<opencv::Result<Vec<_>>>()?;
         let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>())?;
-        let found = jobs.into_iter().zip(windows).zip(readings).map(|(((quad, corner), window), reading)| {
-            let read = self
-                .corner_memory
-                .weigh(&reading)
-                .map(|(card, confidence)| (IndexReading { card, confidence }, window_box(&window)));
-            (quad, corner, read)
-        });
-        Ok(CornerReadings(found.collect()))
+        Ok(windows
+            .iter()
+            .zip(readings)
+            .map(|(window, reading)| {
+                let weighed = self.corner_memory.weigh(&reading);
+                weighed.map(|(card, confidence)| (IndexReading { card, confidence }, window_box(window)))
+            })
+            .collect())
     }
 
     /// Reads one corner of a card outline in the frame: the reading and the index box in the
@@ -558,13 +561,7 @@ impl CardDetector {
             return Ok(*read);
         }
         if self.config.corner_reader != Reader::Templates {
-            let window = patch::corner_window(quad, corner == Corner::BottomRight);
-            let cut = patch::cut(frame, &window, patch::CORNER_W, patch::CORNER_H)?;
-            let reading = self.corner_net.read(&[&cut])?.remove(0);
-            return Ok(self
-                .corner_memory
-                .weigh(&reading)
-                .map(|(card, confidence)| (IndexReading { card, confidence }, window_box(&window))));
+            return Ok(self.read_corner_windows(frame, &[(*quad, corner)])?.remove(0));
         }
         let patch = corner_patch_in_frame(frame, quad, corner)?;
         Ok(self.read_patch(&patch)?.map(|(reading, rect)| (reading, box_in_image(quad, &rect, corner))))
@@ -618,12 +615,6 @@ impl CardDetector {
         let confidence = rank_confidence * suit_confidence;
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
     }
-}
-
-/// The network's probability that a patch shows `card`.
-fn probability(reading: &super::index_net::NetReading, card: Card) -> f32 {
-    let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
-    reading.ranks[usize::from(card.rank.value()) - 1] * reading.suits[suit]
 }
 
 /// A corner's reading and its index box in the image, when it shows an index.
@@ -746,7 +737,7 @@ fn rectify_sized(frame: &Mat, quad: &[[f32; 2]; 4], width: i32, height: i32) -> 
 }
 
 /// Warps the frame so that `quad`'s corners land on `to`, keeping `size` pixels from the origin.
-fn warp(frame: &Mat, quad: &[[f32; 2]; 4], to: [[f32; 2]; 4], size: core::Size) -> opencv::Result<Mat> {
+pub(crate) fn warp(frame: &Mat, quad: &[[f32; 2]; 4], to: [[f32; 2]; 4], size: core::Size) -> opencv::Result<Mat> {
     let point = |p: &[f32; 2]| core::Point2f::new(p[0], p[1]);
     let src = core::Vector::<core::Point2f>::from_iter(quad.iter().map(point));
     let dst = core::Vector::<core::Point2f>::from_iter(to.iter().map(point));
@@ -1252,12 +1243,12 @@ fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
 }
 
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
-fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
+pub(crate) fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
     let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
     quad_contains(&q.map(pt), pt(p))
 }
 
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 

@@ -5,7 +5,7 @@
 //! by its own patches once enrolled.
 
 use super::index_net::NetReading;
-use crate::cards::{Card, Suit};
+use crate::cards::Card;
 
 /// How many enrolled patches vote.
 const NEIGHBOURS: usize = 5;
@@ -55,10 +55,6 @@ impl Memory {
         let vote = |card: Card| {
             near.iter().filter(|(_, c)| *c == card).map(|(s, _)| s.max(0.0).powi(8)).sum::<f32>() / total.max(1e-9)
         };
-        let network = |card: Card| {
-            let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
-            reading.ranks[usize::from(card.rank.value()) - 1] * reading.suits[suit]
-        };
         let mut options: Vec<Card> = near.iter().map(|(_, c)| *c).collect();
         options.extend(own.map(|(c, _)| c));
         // Whether the patch shows an index at all stays the network's call: an enrolled patch
@@ -66,7 +62,7 @@ impl Memory {
         let index = 1.0 - reading.nothing();
         let (card, score) = options
             .into_iter()
-            .map(|c| (c, (1.0 - weight) * network(c) + weight * index * vote(c)))
+            .map(|c| (c, (1.0 - weight) * reading.probability(c) + weight * index * vote(c)))
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
         (score > reading.nothing()).then_some((card, score))
     }
@@ -75,6 +71,7 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Suit;
 
     fn reading(card: Option<&str>, p: f32, embedding: Vec<f32>) -> NetReading {
         let mut ranks = [0.0; 14];

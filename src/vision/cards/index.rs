@@ -5,13 +5,12 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
-use super::detect::{component, label_mask, min_channel, morph, percentile};
+use super::detect::{component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::IndexNet;
 use super::patch::{INDEX_H, INDEX_W, cut, index_window};
 use crate::cards::{Card, Rank, Suit};
-use crate::render::geometry::{Pt, quad_contains};
 
 /// One index read in the frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -509,10 +508,6 @@ impl Candidate {
     }
 }
 
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-}
-
 /// Every candidate index of a whole frame, with nothing left out (for building training sets):
 /// the places the loose search reads. A frame under `small` pixels across is searched at twice
 /// its size, as the detector does.
@@ -524,32 +519,43 @@ pub fn candidate_spots(frame: &Mat, small: i32) -> opencv::Result<Vec<IndexSpot>
 /// (its shorter side): a close-up of one card (enrolment) holds glyphs far larger than a table
 /// frame of its size could.
 pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<Vec<IndexSpot>> {
-    let k: f32 = if frame.cols().max(frame.rows()) < small { 2.0 } else { 1.0 };
-    let mut work = frame.clone();
-    if k > 1.0 {
-        let size = core::Size::new(0, 0);
-        imgproc::resize(frame, &mut work, size, f64::from(k), f64::from(k), imgproc::INTER_CUBIC)?;
-    }
+    let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
     let (_, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
     Ok(candidates(&blobs)
         .iter()
         .map(|c| {
             let s = c.spot();
-            let b = s.bbox;
             IndexSpot {
                 rank: [s.rank[0] / k, s.rank[1] / k],
                 down: s.down,
                 unit: s.unit / k,
-                bbox: core::Rect::new(
-                    (b.x as f32 / k) as i32,
-                    (b.y as f32 / k) as i32,
-                    (b.width as f32 / k).ceil() as i32,
-                    (b.height as f32 / k).ceil() as i32,
-                ),
+                bbox: to_frame_rect(s.bbox, [0.0, 0.0], k),
             }
         })
         .collect())
+}
+
+/// The frame the loose search looks for marks in, and its scale: a frame under `small` pixels
+/// across doubled (its glyphs are too few pixels for their masks to keep their shape).
+fn search_scale(frame: &Mat, small: i32) -> opencv::Result<(Mat, f32)> {
+    if frame.cols().max(frame.rows()) >= small {
+        return Ok((frame.clone(), 1.0));
+    }
+    let mut work = Mat::default();
+    imgproc::resize(frame, &mut work, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
+    Ok((work, 2.0))
+}
+
+/// A rectangle of the searched frame (its part from `offset` on, at scale `k`) in the frame's
+/// own pixels.
+fn to_frame_rect(b: core::Rect, offset: [f32; 2], k: f32) -> core::Rect {
+    core::Rect::new(
+        ((b.x as f32 + offset[0]) / k) as i32,
+        ((b.y as f32 + offset[1]) / k) as i32,
+        (b.width as f32 / k).ceil() as i32,
+        (b.height as f32 / k).ceil() as i32,
+    )
 }
 
 /// Every index corner the loose network reads in the frame, best first, each glyph used once.
@@ -565,24 +571,16 @@ pub fn find_indices_net(
     read: &[[[f32; 2]; 4]],
     small: i32,
 ) -> opencv::Result<Vec<IndexHit>> {
-    let k: f32 = if frame.cols().max(frame.rows()) < small { 2.0 } else { 1.0 };
-    let mut work = frame.clone();
-    if k > 1.0 {
-        let size = core::Size::new(0, 0);
-        imgproc::resize(frame, &mut work, size, f64::from(k), f64::from(k), imgproc::INTER_CUBIC)?;
-    }
+    let (work, k) = search_scale(frame, small)?;
     let read: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * k, p[1] * k])).collect();
     let Some(area) = unread_area(&work, &read)? else {
         return Ok(Vec::new());
     };
     let shifted: Vec<[[f32; 2]; 4]> =
         read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect();
-    let inside = |p: [f32; 2]| {
-        let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
-        shifted.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
-    };
     let roi = Mat::roi(&work, area)?.try_clone()?;
-    let (_, blobs, _) = glyph_blobs(&roi, work.rows().min(work.cols()), &shifted, inside)?;
+    let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
+    let (_, blobs, _) = glyph_blobs(&roi, work.rows().min(work.cols()), &shifted, in_read)?;
     let found = candidates(&blobs);
     // Back to the frame's own pixels.
     let (dx, dy) = (area.x as f32, area.y as f32);
@@ -600,13 +598,7 @@ pub fn find_indices_net(
         if confidence < min_confidence {
             continue;
         }
-        let b = c.rect | c.pip.rect;
-        let bbox = core::Rect::new(
-            ((b.x as f32 + dx) / k) as i32,
-            ((b.y as f32 + dy) / k) as i32,
-            (b.width as f32 / k).ceil() as i32,
-            (b.height as f32 / k).ceil() as i32,
-        );
+        let bbox = to_frame_rect(c.spot().bbox, [dx, dy], k);
         let hit = IndexHit { card, confidence, bbox, down: c.down, size: c.rank.size / k };
         let mut ids = c.ids;
         ids.push(c.pip.id);
@@ -640,11 +632,8 @@ fn search(
     min_confidence: f32,
     read: &[[[f32; 2]; 4]],
 ) -> opencv::Result<Vec<IndexHit>> {
-    let inside = |p: [f32; 2]| {
-        let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
-        read.iter().any(|q| quad_contains(&q.map(pt), pt(p)))
-    };
-    let (labels, blobs, _ink) = glyph_blobs(frame, side, read, inside)?;
+    let in_read = |p: [f32; 2]| read.iter().any(|q| inside(q, p));
+    let (labels, blobs, _ink) = glyph_blobs(frame, side, read, in_read)?;
     let [net, suit_net] = nets;
     let pair =
         PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, suit_net, min_confidence };

@@ -49,6 +49,12 @@ impl NetReading {
         Some((Card::new(rank, Suit::ALL[suit]), p_rank * p_suit))
     }
 
+    /// The probability that the patch shows `card` (its rank's times its suit's).
+    pub fn probability(&self, card: Card) -> f32 {
+        let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
+        self.ranks[usize::from(card.rank.value()) - 1] * self.suits[suit]
+    }
+
     /// How sure the network is that the patch shows no index.
     pub fn nothing(&self) -> f32 {
         self.ranks[RANKS - 1].max(self.suits[SUITS - 1])

@@ -5,6 +5,8 @@
 
 use opencv::{core, imgproc, prelude::*};
 
+use super::detect::{dist, warp};
+
 /// A window of the frame: its four corners in image pixels, clockwise from the corner that
 /// becomes the patch's top-left.
 pub type Window = [[f32; 2]; 4];
@@ -63,6 +65,15 @@ pub fn corner_window(quad: &[[f32; 2]; 4], far: bool) -> Window {
     }
 }
 
+/// Which way is down in a window (from its top edge's middle to its bottom edge's), and its
+/// height.
+pub fn window_axis(window: &Window) -> ([f32; 2], f32) {
+    let mid = |a: [f32; 2], b: [f32; 2]| [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    let (top, bottom) = (mid(window[0], window[1]), mid(window[3], window[2]));
+    let height = dist(top, bottom).max(1.0);
+    ([(bottom[0] - top[0]) / height, (bottom[1] - top[1]) / height], height)
+}
+
 /// Cuts `window` out of a BGR frame as a `w x h` patch.
 pub fn cut(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Patch> {
     if shrink(window, w, h) < 2.0
@@ -76,8 +87,7 @@ pub fn cut(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Patch
 
 /// How many frame pixels one patch pixel spans (the less of the two directions).
 fn shrink(window: &Window, w: i32, h: i32) -> f32 {
-    let side = |a: [f32; 2], b: [f32; 2]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
-    (side(window[0], window[1]) / w as f32).min(side(window[1], window[2]) / h as f32)
+    (dist(window[0], window[1]) / w as f32).min(dist(window[1], window[2]) / h as f32)
 }
 
 /// The `w x h` BGR pixels of `window` sampled bilinearly, pixel for pixel as OpenCV's
@@ -141,27 +151,9 @@ pub fn warp_window(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Resu
         imgproc::resize(&source, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
         source = small;
     }
-    let point = |p: &[f32; 2]| core::Point2f::new((p[0] - roi.x as f32) / k, (p[1] - roi.y as f32) / k);
-    let src = core::Vector::<core::Point2f>::from_iter(window.iter().map(point));
+    let window = window.map(|p| [(p[0] - roi.x as f32) / k, (p[1] - roi.y as f32) / k]);
     let (fw, fh) = (w as f32, h as f32);
-    let dst = core::Vector::<core::Point2f>::from_iter([
-        core::Point2f::new(0.0, 0.0),
-        core::Point2f::new(fw, 0.0),
-        core::Point2f::new(fw, fh),
-        core::Point2f::new(0.0, fh),
-    ]);
-    let m = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
-    let mut out = Mat::default();
-    imgproc::warp_perspective(
-        &source,
-        &mut out,
-        &m,
-        core::Size::new(w, h),
-        imgproc::INTER_LINEAR,
-        core::BORDER_REPLICATE,
-        core::Scalar::all(0.0),
-    )?;
-    Ok(out)
+    warp(&source, &window, [[0.0, 0.0], [fw, 0.0], [fw, fh], [0.0, fh]], core::Size::new(w, h))
 }
 
 /// Evens out a BGR patch's light. Each channel is divided by its own paper level (its 90th

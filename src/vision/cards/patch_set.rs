@@ -11,7 +11,7 @@ use opencv::{core, imgcodecs, prelude::*};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::detect::find_card_quads;
+use super::detect::{find_card_quads, inside};
 use super::index::{IndexSpot, candidate_spots};
 use super::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch, Window};
 use crate::cards::Card;
@@ -88,7 +88,7 @@ pub fn samples(
     // Corners of the outlines found, and of the true outlines a little off.
     let mut quads = find_card_quads(frame, 0.004)?;
     for t in truth.iter().filter(|t| t.visible > 0.5) {
-        let short = side(t.quad[0], t.quad[1]).min(side(t.quad[1], t.quad[2])) as f32;
+        let short = t.quad[0].distance(t.quad[1]).min(t.quad[1].distance(t.quad[2])) as f32;
         for _ in 0..options.jittered {
             quads
                 .push(t.quad.map(|p| [p.x as f32 + gauss(rng) * 0.02 * short, p.y as f32 + gauss(rng) * 0.02 * short]));
@@ -141,10 +141,7 @@ fn wanted(label: Label) -> Option<Option<Card>> {
 /// at a corner's scale (rank to pip 0.2 to 0.55 of the window's height); it shows nothing when
 /// no index near upright (within about 30°) has a mark in it.
 fn label_corner(window: &Window, indices: &[TrueIndex]) -> Label {
-    let top = mid(window[0], window[1]);
-    let bottom = mid(window[3], window[2]);
-    let height = dist(top, bottom).max(1.0);
-    let down = [(bottom[0] - top[0]) / height, (bottom[1] - top[1]) / height];
+    let (down, height) = patch::window_axis(window);
     let mut found = None;
     for t in indices {
         let (rank_in, pip_in) = (inside(window, t.rank), inside(window, t.pip));
@@ -255,22 +252,8 @@ fn gauss(rng: &mut ChaCha8Rng) -> f32 {
     (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
 }
 
-fn side(a: crate::render::geometry::Pt, b: crate::render::geometry::Pt) -> f64 {
-    a.distance(b)
-}
-
-fn mid(a: [f32; 2], b: [f32; 2]) -> [f32; 2] {
-    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]
-}
-
 fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt().max(1e-3)
-}
-
-fn inside(window: &Window, p: [f32; 2]) -> bool {
-    use crate::render::geometry::{Pt, quad_contains};
-    let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
-    quad_contains(&window.map(pt), pt(p))
 }
 
 #[cfg(test)]

@@ -42,13 +42,23 @@ pub struct VideoEnrollReport {
     pub missing: Vec<Card>,
 }
 
-/// The best frame seen so far of one reading.
-#[derive(Clone)]
+/// The best frame seen so far of one reading: kept whole, its patches are cut only once the
+/// reading has held for enough frames.
 struct Candidate {
     quality: f32,
     confidence: f32,
     frame: u64,
-    /// The card's corner and loose patches from this frame (see `CardDetector::enrol_card`).
+    image: Mat,
+    quad: [[f32; 2]; 4],
+}
+
+/// The frame one card was enrolled from.
+struct Enrolled {
+    frames: usize,
+    quality: f32,
+    confidence: f32,
+    frame: u64,
+    /// The card's corner and loose patches from that frame (see `CardDetector::enrol_card`).
     patches: (Vec<EnrolledPatch>, Vec<EnrolledPatch>),
 }
 
@@ -70,7 +80,7 @@ pub struct VideoEnroller {
     stretch_frames: usize,
     stretch_enrolled: bool,
     run: Option<Run>,
-    best: BTreeMap<Card, (usize, Candidate)>,
+    best: BTreeMap<Card, Enrolled>,
     report: VideoEnrollReport,
 }
 
@@ -99,11 +109,10 @@ impl VideoEnroller {
         quads.retain(|q| clear_of_edges(frame, q));
         let [quad] = quads.as_slice() else {
             tracing::debug!(frame = index, outlines = quads.len(), "no single outline");
-            self.end_stretch();
-            return Ok(());
+            return self.end_stretch();
         };
         if !self.previous.is_some_and(|p| steady(&p, quad)) {
-            self.end_stretch();
+            self.end_stretch()?;
             self.report.stretches += 1;
         }
         self.previous = Some(*quad);
@@ -118,20 +127,18 @@ impl VideoEnroller {
             return Ok(());
         }
         if self.run.as_ref().is_some_and(|r| r.card != read) {
-            self.end_run();
+            self.end_run()?;
         }
         let quality = confidence * sharpness(&card)?;
         match &mut self.run {
             Some(run) => {
                 run.frames += 1;
                 if quality > run.best.quality {
-                    let patches = self.detector.enrol_card(frame, quad, read)?;
-                    run.best = Candidate { quality, confidence, frame: index, patches };
+                    run.best = Candidate { quality, confidence, frame: index, image: frame.clone(), quad: *quad };
                 }
             }
             None => {
-                let patches = self.detector.enrol_card(frame, quad, read)?;
-                let best = Candidate { quality, confidence, frame: index, patches };
+                let best = Candidate { quality, confidence, frame: index, image: frame.clone(), quad: *quad };
                 self.run = Some(Run { card: read, frames: 1, best });
             }
         }
@@ -139,45 +146,49 @@ impl VideoEnroller {
     }
 
     /// The profile and what went into it.
-    pub fn finish(mut self) -> (DeckProfile, VideoEnrollReport) {
-        self.end_stretch();
+    pub fn finish(mut self) -> opencv::Result<(DeckProfile, VideoEnrollReport)> {
+        self.end_stretch()?;
         let mut profile = DeckProfile::new();
-        for (card, (frames, best)) in &self.best {
+        for (card, best) in &self.best {
             profile.corners.extend(best.patches.0.iter().cloned());
             profile.loose.extend(best.patches.1.iter().cloned());
             self.report.enrolled.push(EnrolledCard {
                 card: *card,
-                frames: *frames,
+                frames: best.frames,
                 frame: best.frame,
                 confidence: best.confidence,
             });
         }
         self.report.missing = Card::deck().into_iter().filter(|c| !self.best.contains_key(c)).collect();
-        (profile, self.report)
+        Ok((profile, self.report))
     }
 
-    fn end_run(&mut self) {
+    fn end_run(&mut self) -> opencv::Result<()> {
         let Some(run) = self.run.take() else {
-            return;
+            return Ok(());
         };
-        if run.frames < self.min_frames || run.best.patches.0.is_empty() {
-            return;
+        if run.frames < self.min_frames {
+            return Ok(());
         }
         self.stretch_enrolled = true;
-        let better = self.best.get(&run.card).is_none_or(|(_, known)| run.best.quality > known.quality);
-        if better {
-            self.best.insert(run.card, (run.frames, run.best));
+        let best = run.best;
+        if self.best.get(&run.card).is_none_or(|known| best.quality > known.quality) {
+            let patches = self.detector.enrol_card(&best.image, &best.quad, run.card)?;
+            let (quality, confidence, frame) = (best.quality, best.confidence, best.frame);
+            self.best.insert(run.card, Enrolled { frames: run.frames, quality, confidence, frame, patches });
         }
+        Ok(())
     }
 
-    fn end_stretch(&mut self) {
-        self.end_run();
+    fn end_stretch(&mut self) -> opencv::Result<()> {
+        self.end_run()?;
         if self.stretch_frames >= self.min_frames && !self.stretch_enrolled {
             self.report.unread_stretches += 1;
         }
         self.previous = None;
         self.stretch_frames = 0;
         self.stretch_enrolled = false;
+        Ok(())
     }
 }
 
