@@ -9,7 +9,7 @@ use super::enroll::{DeckProfile, EnrolledPatch};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index::candidate_spots_at;
-use super::index::{IndexHit, find_indices, find_indices_net};
+use super::index::{IndexHit, LooseMarks};
 use super::index_net::IndexNet;
 use super::patch;
 use crate::cards::{Card, Rank, Suit};
@@ -81,18 +81,6 @@ pub enum Reader {
     Templates,
     Network,
     Both,
-}
-
-/// The hits of two loose readers: all of the first's, and the second's where the first read
-/// nothing within one and a half glyph heights.
-fn merge_hits(mut first: Vec<IndexHit>, second: Vec<IndexHit>) -> Vec<IndexHit> {
-    let apart = |hit: &IndexHit| {
-        let c = box_centre(&hit.bbox);
-        first.iter().all(|f| dist(box_centre(&f.bbox), c) >= 1.5 * f.size.max(hit.size))
-    };
-    let added: Vec<IndexHit> = second.into_iter().filter(apart).collect();
-    first.extend(added);
-    first
 }
 
 impl Default for DetectorConfig {
@@ -318,46 +306,27 @@ impl CardDetector {
         Ok(out)
     }
 
-    /// The index corners readable outside the `read` outlines (see `find_indices`). A small
-    /// frame (under `SMALL_FRAME` pixels across) is searched at twice its size: its glyphs are
-    /// too few pixels for their masks to keep their shape, and doubled it still costs less than
-    /// a camera frame.
+    /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
+    /// readers, the network reads first and the templates only where it read nothing.
     fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
+        let Some(marks) = LooseMarks::find(frame, read, SMALL_FRAME)? else {
+            return Ok(Vec::new());
+        };
         let min = self.config.min_loose_confidence;
+        let by_network = || marks.read_by_network(frame, &self.loose_net, &self.loose_memory, min);
+        let by_templates = |taken: &[IndexHit]| {
+            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, taken)
+        };
         match self.config.loose_reader {
-            Reader::Network => find_indices_net(frame, &self.loose_net, &self.loose_memory, min, read, SMALL_FRAME),
-            Reader::Templates => self.loose_template_indices(frame, read),
+            Reader::Network => by_network(),
+            Reader::Templates => by_templates(&[]),
             Reader::Both => {
-                let net = find_indices_net(frame, &self.loose_net, &self.loose_memory, min, read, SMALL_FRAME)?;
-                let templates = self.loose_template_indices(frame, read)?;
-                Ok(merge_hits(net, templates))
+                let mut hits = by_network()?;
+                let more = by_templates(&hits)?;
+                hits.extend(more);
+                Ok(hits)
             }
         }
-    }
-
-    fn loose_template_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
-        let min = self.config.min_loose_confidence;
-        if frame.cols().max(frame.rows()) >= SMALL_FRAME {
-            return find_indices(
-                frame,
-                &self.templates,
-                &self.suit_templates,
-                [&self.rank_net, &self.suit_net],
-                min,
-                read,
-            );
-        }
-        let mut big = Mat::default();
-        imgproc::resize(frame, &mut big, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
-        let doubled: Vec<Quad> = read.iter().map(|q| q.map(|p| [p[0] * 2.0, p[1] * 2.0])).collect();
-        let mut hits =
-            find_indices(&big, &self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, &doubled)?;
-        for hit in &mut hits {
-            let b = hit.bbox;
-            hit.bbox = core::Rect::new(b.x / 2, b.y / 2, (b.width + 1) / 2, (b.height + 1) / 2);
-            hit.size /= 2.0;
-        }
-        Ok(hits)
     }
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
@@ -1209,7 +1178,7 @@ struct Outline {
     long: bool,
 }
 
-fn box_centre(b: &core::Rect) -> [f32; 2] {
+pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
     [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
 }
 
@@ -1442,22 +1411,6 @@ mod tests {
         one_of_each(&mut found);
         let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
         assert_eq!(cards, [None, Some("QS".into()), Some("5D".into())]);
-    }
-
-    #[test]
-    fn a_second_readers_hit_counts_only_where_the_first_found_none() {
-        let hit = |card: &str, x: i32| IndexHit {
-            card: card.parse().unwrap(),
-            confidence: 0.8,
-            bbox: core::Rect::new(x, 100, 10, 24),
-            down: [0.0, 1.0],
-            size: 12.0,
-        };
-        // At the same spot the first reader's card stands, even where the second reads another;
-        // elsewhere the second's hit is added.
-        let merged = merge_hits(vec![hit("3S", 100)], vec![hit("8S", 104), hit("QH", 300)]);
-        let cards: Vec<String> = merged.iter().map(|h| h.card.code()).collect();
-        assert_eq!(cards, ["3S", "QH"]);
     }
 
     #[test]

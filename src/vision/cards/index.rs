@@ -5,7 +5,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
-use super::detect::{component, dist, inside, label_mask, min_channel, morph, percentile};
+use super::detect::{box_centre, component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::IndexNet;
@@ -270,37 +270,6 @@ fn deskewed(mask: &Mat) -> opencv::Result<Mat> {
     crop_to_ink(&out)
 }
 
-/// Every index corner readable in the frame, best first, each glyph used once.
-/// Glyphs inside the `read` quads (cards already read from an outline) are left out.
-/// Ranks are compared with `templates`, the suit pip with `suit_templates`; both are weighed by
-/// `nets` (the rank and the suit networks).
-pub fn find_indices(
-    frame: &Mat,
-    templates: &GlyphTemplates,
-    suit_templates: &GlyphTemplates,
-    nets: [&GlyphNet; 2],
-    min_confidence: f32,
-    read: &[[[f32; 2]; 4]],
-) -> opencv::Result<Vec<IndexHit>> {
-    let Some(area) = unread_area(frame, read)? else {
-        return Ok(Vec::new());
-    };
-    let mut hits = search(
-        &Mat::roi(frame, area)?.try_clone()?,
-        frame.rows().min(frame.cols()),
-        templates,
-        suit_templates,
-        nets,
-        min_confidence,
-        &read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect::<Vec<_>>(),
-    )?;
-    for hit in &mut hits {
-        hit.bbox.x += area.x;
-        hit.bbox.y += area.y;
-    }
-    Ok(hits)
-}
-
 /// The part of the frame where paper is left once the read cards are taken away (with a
 /// margin), or `None` when there is none: the search labels every ink mark in what it is given.
 fn unread_area(frame: &Mat, read: &[[[f32; 2]; 4]]) -> opencv::Result<Option<core::Rect>> {
@@ -502,6 +471,13 @@ pub struct IndexSpot {
 }
 
 impl Candidate {
+    /// The marks a reading of this candidate uses: its rank's blobs and its pip.
+    fn marks(&self) -> Vec<i32> {
+        let mut ids = self.ids.clone();
+        ids.push(self.pip.id);
+        ids
+    }
+
     fn spot(&self) -> IndexSpot {
         let unit = dist(self.centre, self.pip.centre).max(1.0);
         IndexSpot { rank: self.centre, down: self.down, unit, bbox: self.rect | self.pip.rect }
@@ -558,55 +534,6 @@ fn to_frame_rect(b: core::Rect, offset: [f32; 2], k: f32) -> core::Rect {
     )
 }
 
-/// Every index corner the loose network reads in the frame, best first, each glyph used once.
-/// Glyphs inside the `read` quads (cards already read from an outline) are left out; an
-/// enrolled deck's patches (`memory`) vote on each reading. A frame under `small` pixels
-/// across has its marks found at twice its size (its glyphs are too few pixels for their masks
-/// to keep their shape); patches are cut from the frame itself.
-pub fn find_indices_net(
-    frame: &Mat,
-    net: &IndexNet,
-    memory: &Memory,
-    min_confidence: f32,
-    read: &[[[f32; 2]; 4]],
-    small: i32,
-) -> opencv::Result<Vec<IndexHit>> {
-    let (work, k) = search_scale(frame, small)?;
-    let read: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * k, p[1] * k])).collect();
-    let Some(area) = unread_area(&work, &read)? else {
-        return Ok(Vec::new());
-    };
-    let shifted: Vec<[[f32; 2]; 4]> =
-        read.iter().map(|q| q.map(|p| [p[0] - area.x as f32, p[1] - area.y as f32])).collect();
-    let roi = Mat::roi(&work, area)?.try_clone()?;
-    let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
-    let (_, blobs, _) = glyph_blobs(&roi, work.rows().min(work.cols()), &shifted, in_read)?;
-    let found = candidates(&blobs);
-    // Back to the frame's own pixels.
-    let (dx, dy) = (area.x as f32, area.y as f32);
-    let to_frame = |p: [f32; 2]| [(p[0] + dx) / k, (p[1] + dy) / k];
-    let mut patches = Vec::with_capacity(found.len());
-    for c in &found {
-        let spot = c.spot();
-        let window = index_window(to_frame(spot.rank), spot.down, spot.unit / k);
-        patches.push(cut(frame, &window, INDEX_W, INDEX_H)?);
-    }
-    let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
-    let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
-    for (c, reading) in found.into_iter().zip(readings) {
-        let Some((card, confidence)) = memory.weigh(&reading) else { continue };
-        if confidence < min_confidence {
-            continue;
-        }
-        let bbox = to_frame_rect(c.spot().bbox, [dx, dy], k);
-        let hit = IndexHit { card, confidence, bbox, down: c.down, size: c.rank.size / k };
-        let mut ids = c.ids;
-        ids.push(c.pip.id);
-        hits.push((hit, ids));
-    }
-    Ok(best_first(hits))
-}
-
 /// Hits, surest first, each mark used by one hit only.
 fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
     hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
@@ -622,32 +549,120 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
     out
 }
 
-/// The index search proper, in `frame` (a part of the whole frame, whose shorter side is `side`).
-fn search(
-    frame: &Mat,
-    side: i32,
-    templates: &GlyphTemplates,
-    suit_templates: &GlyphTemplates,
-    nets: [&GlyphNet; 2],
-    min_confidence: f32,
-    read: &[[[f32; 2]; 4]],
-) -> opencv::Result<Vec<IndexHit>> {
-    let in_read = |p: [f32; 2]| read.iter().any(|q| inside(q, p));
-    let (labels, blobs, _ink) = glyph_blobs(frame, side, read, in_read)?;
-    let [net, suit_net] = nets;
-    let pair =
-        PairReader { frame, labels: &labels, blobs: &blobs, templates, suit_templates, net, suit_net, min_confidence };
-    // Every candidate stands: the surer reading takes its marks first, and when a better index
-    // has taken a rank's neighbour, the rank alone is still there.
-    let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
-    for c in candidates(&blobs) {
-        if let Some(hit) = pair.read(&c.ids, c.rect, &c.rank, &c.pip, c.down)? {
-            let mut ids = c.ids;
-            ids.push(c.pip.id);
-            hits.push((hit, ids));
-        }
+/// The loose search's marks, found once for every reader: the part of the frame left once the
+/// read cards are taken away (at search scale), its ink components, and every candidate index.
+pub struct LooseMarks {
+    /// The searched part of the frame, at search scale.
+    part: Mat,
+    /// Where `part` starts in the frame at search scale.
+    offset: [f32; 2],
+    /// The search scale (see `search_scale`).
+    k: f32,
+    labels: Mat,
+    blobs: Vec<Blob>,
+    candidates: Vec<Candidate>,
+}
+
+impl LooseMarks {
+    /// The marks outside the `read` quads (cards already read from an outline), or `None` when
+    /// no paper is left. A frame under `small` pixels across has its marks found at twice its
+    /// size (its glyphs are too few pixels for their masks to keep their shape).
+    pub fn find(frame: &Mat, read: &[[[f32; 2]; 4]], small: i32) -> opencv::Result<Option<LooseMarks>> {
+        let (work, k) = search_scale(frame, small)?;
+        let read: Vec<[[f32; 2]; 4]> = read.iter().map(|q| q.map(|p| [p[0] * k, p[1] * k])).collect();
+        let Some(area) = unread_area(&work, &read)? else {
+            return Ok(None);
+        };
+        let offset = [area.x as f32, area.y as f32];
+        let shifted: Vec<[[f32; 2]; 4]> =
+            read.iter().map(|q| q.map(|p| [p[0] - offset[0], p[1] - offset[1]])).collect();
+        let part = Mat::roi(&work, area)?.try_clone()?;
+        let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
+        let (labels, blobs, _) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
+        let candidates = candidates(&blobs);
+        Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }
-    Ok(best_first(hits))
+
+    /// A point of the searched part in the frame's own pixels.
+    fn to_frame(&self, p: [f32; 2]) -> [f32; 2] {
+        [(p[0] + self.offset[0]) / self.k, (p[1] + self.offset[1]) / self.k]
+    }
+
+    /// Where candidate `c` lies in the frame's own pixels: the box of its marks, and its rank's
+    /// height.
+    fn frame_box(&self, c: &Candidate) -> (core::Rect, f32) {
+        (to_frame_rect(c.spot().bbox, self.offset, self.k), c.rank.size / self.k)
+    }
+
+    /// The hit a reading of candidate `c` makes, in the frame's own pixels.
+    fn hit(&self, c: &Candidate, card: Card, confidence: f32) -> IndexHit {
+        let (bbox, size) = self.frame_box(c);
+        IndexHit { card, confidence, bbox, down: c.down, size }
+    }
+
+    /// Every index the loose network reads among the candidates, best first, each glyph used
+    /// once; an enrolled deck's patches (`memory`) vote on each reading. Patches are cut from
+    /// the `frame` itself, not from the (maybe doubled) part searched.
+    pub fn read_by_network(
+        &self,
+        frame: &Mat,
+        net: &IndexNet,
+        memory: &Memory,
+        min_confidence: f32,
+    ) -> opencv::Result<Vec<IndexHit>> {
+        let mut patches = Vec::with_capacity(self.candidates.len());
+        for c in &self.candidates {
+            let spot = c.spot();
+            let window = index_window(self.to_frame(spot.rank), spot.down, spot.unit / self.k);
+            patches.push(cut(frame, &window, INDEX_W, INDEX_H)?);
+        }
+        let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+        let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
+        for (c, reading) in self.candidates.iter().zip(readings) {
+            let Some((card, confidence)) = memory.weigh(&reading) else { continue };
+            if confidence >= min_confidence {
+                hits.push((self.hit(c, card, confidence), c.marks()));
+            }
+        }
+        Ok(best_first(hits))
+    }
+
+    /// Every index the glyph templates read, best first, each glyph used once: ranks compared
+    /// with `templates`, the suit pip with `suit_templates`, both weighed by `nets` (the rank
+    /// and the suit networks). Candidates where another reader's hit (`taken`) lies are not
+    /// read: that reader's card stands there.
+    pub fn read_by_templates(
+        &self,
+        templates: &GlyphTemplates,
+        suit_templates: &GlyphTemplates,
+        nets: [&GlyphNet; 2],
+        min_confidence: f32,
+        taken: &[IndexHit],
+    ) -> opencv::Result<Vec<IndexHit>> {
+        let [net, suit_net] = nets;
+        let (frame, labels, blobs) = (&self.part, &self.labels, &self.blobs[..]);
+        let pair = PairReader { frame, labels, blobs, templates, suit_templates, net, suit_net, min_confidence };
+        // Every candidate stands: the surer reading takes its marks first, and when a better index
+        // has taken a rank's neighbour, the rank alone is still there.
+        let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
+        for c in &self.candidates {
+            let (bbox, size) = self.frame_box(c);
+            if !clear_of(taken, bbox, size) {
+                continue;
+            }
+            if let Some(read) = pair.read(&c.ids, c.rect, &c.rank, &c.pip, c.down)? {
+                hits.push((self.hit(c, read.card, read.confidence), c.marks()));
+            }
+        }
+        Ok(best_first(hits))
+    }
+}
+
+/// Whether an index with marks in `bbox` and a rank `size` high lies clear of every hit in
+/// `taken`: one and a half glyph heights from each.
+fn clear_of(taken: &[IndexHit], bbox: core::Rect, size: f32) -> bool {
+    let c = box_centre(&bbox);
+    taken.iter().all(|t| dist(box_centre(&t.bbox), c) >= 1.5 * t.size.max(size))
 }
 
 #[cfg(test)]
@@ -721,19 +736,31 @@ mod tests {
             crate::render::face::draw_pip(&mut frame, *suit, centre, 22.0, false, ink).unwrap();
         }
         let templates = GlyphTemplates::builtin().unwrap();
-        let hits = find_indices(
-            &frame,
-            &templates,
-            &templates,
-            [&GlyphNet::ranks().unwrap(), &GlyphNet::suits().unwrap()],
-            0.45,
-            &[],
-        )
-        .unwrap();
+        let marks = LooseMarks::find(&frame, &[], 0).unwrap().expect("paper left");
+        let nets = [&GlyphNet::ranks().unwrap(), &GlyphNet::suits().unwrap()];
+        let hits = marks.read_by_templates(&templates, &templates, nets, 0.45, &[]).unwrap();
         let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
         for card in ["KS", "5C", "QS", "8C"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
         }
+    }
+
+    #[test]
+    fn a_second_reader_reads_only_where_the_first_found_nothing() {
+        let first = IndexHit {
+            card: "3S".parse().unwrap(),
+            confidence: 0.8,
+            bbox: core::Rect::new(100, 100, 10, 24),
+            down: [0.0, 1.0],
+            size: 12.0,
+        };
+        // Within one and a half glyph heights the first reader's card stands; further off the
+        // second reads.
+        let taken = [first];
+        assert!(!clear_of(&taken, core::Rect::new(104, 100, 10, 24), 12.0));
+        assert!(!clear_of(&taken, core::Rect::new(100, 110, 10, 24), 12.0));
+        assert!(clear_of(&taken, core::Rect::new(130, 100, 10, 24), 12.0));
+        assert!(clear_of(&[], core::Rect::new(104, 100, 10, 24), 12.0));
     }
 
     #[test]
