@@ -302,7 +302,7 @@ impl CardDetector {
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
         }
         self.add_loose_indices(frame, &mut out)?;
-        one_of_each(&mut out);
+        one_of_each(&mut out, |d, placed| self.read_again(frame, d, placed))?;
         Ok(out)
     }
 
@@ -517,6 +517,31 @@ impl CardDetector {
             .collect())
     }
 
+    /// A card outline's reading once the cards `ruled_out` are known to lie elsewhere: both
+    /// corners read again by the network must agree on one of the other cards, as surely as a
+    /// loose index must be read (a second choice, made once the first proved wrong, needs more
+    /// than a first). A loose index, with no outline, is not read again.
+    fn read_again(&self, frame: &Mat, det: &CardDetection, ruled_out: &[Card]) -> opencv::Result<Option<(Card, f32)>> {
+        let Some(quad) = det.quad.filter(|_| self.config.corner_reader != Reader::Templates) else {
+            return Ok(None);
+        };
+        let patches = [false, true]
+            .map(|bottom| patch::cut(frame, &patch::corner_window(&quad, bottom), patch::CORNER_W, patch::CORNER_H))
+            .into_iter()
+            .collect::<opencv::Result<Vec<_>>>()?;
+        let readings: Vec<IndexReading> = self
+            .corner_net
+            .read(&patches.iter().collect::<Vec<_>>())?
+            .iter()
+            .filter_map(|r| self.corner_memory.weigh_other_than(r, ruled_out))
+            .map(|(card, confidence)| IndexReading { card, confidence })
+            .collect();
+        Ok(match (readings.as_slice(), combine(&readings, self.config.min_loose_confidence)) {
+            ([a, b], (Some(card), confidence)) if a.card == b.card => Some((card, confidence)),
+            _ => None,
+        })
+    }
+
     /// Reads one corner of a card outline in the frame: the reading and the index box in the
     /// image.
     fn read_corner_at(
@@ -609,19 +634,31 @@ fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
 }
 
 /// A deck holds each card once: when one card is read in two places, the less confident reading
-/// is a misreading of some other card, and it is reported as unknown rather than guessed.
+/// is a misreading of some other card. Surest first, each card stays where it was read first; a
+/// later reading of it is replaced by `read_again` (the detection read with the cards placed so
+/// far ruled out), or reported as unknown rather than guessed.
 /// (Two corners of one card were merged before this.)
-fn one_of_each(out: &mut [CardDetection]) {
-    for i in 0..out.len() {
+fn one_of_each(
+    out: &mut [CardDetection],
+    mut read_again: impl FnMut(&CardDetection, &[Card]) -> opencv::Result<Option<(Card, f32)>>,
+) -> opencv::Result<()> {
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    // Surest first; of equally sure ones the later.
+    order.sort_by(|&a, &b| out[b].confidence.total_cmp(&out[a].confidence).then(b.cmp(&a)));
+    let mut placed: Vec<Card> = Vec::new();
+    for i in order {
         let Some(card) = out[i].card else { continue };
-        let better = out
-            .iter()
-            .enumerate()
-            .any(|(j, d)| j != i && d.card == Some(card) && (d.confidence, j) > (out[i].confidence, i));
-        if better {
-            out[i].card = None;
+        if !placed.contains(&card) {
+            placed.push(card);
+            continue;
+        }
+        out[i].card = None;
+        if let Some((other, confidence)) = read_again(&out[i], &placed)? {
+            (out[i].card, out[i].confidence) = (Some(other), confidence);
+            placed.push(other);
         }
     }
+    Ok(())
 }
 
 /// Both corners must agree; one corner alone is used at its own confidence.
@@ -1408,9 +1445,33 @@ mod tests {
             index_boxes: Vec::new(),
         };
         let mut found = vec![det("5D", 0.7), det("QS", 0.9), det("5D", 0.8)];
-        one_of_each(&mut found);
+        one_of_each(&mut found, |_, _| Ok(None)).unwrap();
         let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
         assert_eq!(cards, [None, Some("QS".into()), Some("5D".into())]);
+    }
+
+    #[test]
+    fn a_card_read_twice_is_read_again_without_the_cards_placed() {
+        let det = |card: &str, confidence: f32| CardDetection {
+            card: Some(card.parse().unwrap()),
+            face: Face::Up,
+            confidence,
+            quad: None,
+            index_boxes: Vec::new(),
+        };
+        // Two queens both read as the queen of clubs: the surer stays, the other is read again
+        // with every card placed so far ruled out.
+        let mut found = vec![det("QC", 0.7), det("QC", 0.9), det("5D", 0.95)];
+        let mut asked: Vec<Vec<String>> = Vec::new();
+        one_of_each(&mut found, |_, placed| {
+            asked.push(placed.iter().map(|c| c.to_string()).collect());
+            Ok(Some(("QS".parse().unwrap(), 0.6)))
+        })
+        .unwrap();
+        let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
+        assert_eq!(cards, [Some("QS".into()), Some("QC".into()), Some("5D".into())]);
+        assert_eq!(asked, [["5D", "QC"]]);
+        assert_eq!(found[0].confidence, 0.6);
     }
 
     #[test]

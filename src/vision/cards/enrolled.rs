@@ -34,7 +34,13 @@ impl Memory {
     /// confidence; `None` when it shows no index. With nothing enrolled near it, this is the
     /// network's own reading.
     pub fn weigh(&self, reading: &NetReading) -> Option<(Card, f32)> {
-        let own = reading.card();
+        self.weigh_other_than(reading, &[])
+    }
+
+    /// As `weigh`, with the cards `ruled_out` (known to lie elsewhere) taken out of the
+    /// reckoning: the likeliest of the rest, its score scaled up by what they took.
+    pub fn weigh_other_than(&self, reading: &NetReading, ruled_out: &[Card]) -> Option<(Card, f32)> {
+        let own = reading.card_other_than(ruled_out);
         let mut near: Vec<(f32, Card)> = self
             .patches
             .iter()
@@ -60,9 +66,12 @@ impl Memory {
         // Whether the patch shows an index at all stays the network's call: an enrolled patch
         // only says which card it is. (A blank or a pip near an enrolled patch is no index.)
         let index = 1.0 - reading.nothing();
+        let score = |c: Card| (1.0 - weight) * reading.probability(c) + weight * index * vote(c);
+        let left = 1.0 - ruled_out.iter().map(|c| score(*c)).sum::<f32>();
         let (card, score) = options
             .into_iter()
-            .map(|c| (c, (1.0 - weight) * reading.probability(c) + weight * index * vote(c)))
+            .filter(|c| !ruled_out.contains(c))
+            .map(|c| (c, score(c) / left.max(1e-6)))
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
         (score > reading.nothing()).then_some((card, score))
     }

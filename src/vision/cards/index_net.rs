@@ -49,6 +49,20 @@ impl NetReading {
         Some((Card::new(rank, Suit::ALL[suit]), p_rank * p_suit))
     }
 
+    /// The likeliest card that is none of `ruled_out` (cards known to lie elsewhere), and its
+    /// probability once they are ruled out; `None` when "none" is the likeliest rank or suit.
+    pub fn card_other_than(&self, ruled_out: &[Card]) -> Option<(Card, f32)> {
+        self.card()?;
+        let left = 1.0 - ruled_out.iter().map(|c| self.probability(*c)).sum::<f32>();
+        let (card, p) = (1..=13)
+            .filter_map(Rank::new)
+            .flat_map(|rank| Suit::ALL.map(|suit| Card::new(rank, suit)))
+            .filter(|card| !ruled_out.contains(card))
+            .map(|card| (card, self.probability(card)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some((card, p / left.max(1e-6)))
+    }
+
     /// The probability that the patch shows `card` (its rank's times its suit's).
     pub fn probability(&self, card: Card) -> f32 {
         let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
@@ -148,5 +162,29 @@ impl IndexNet {
                 embedding: unit(e),
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_ruled_out_leaves_the_likeliest_other_card_at_its_share_of_the_rest() {
+        let mut reading = NetReading { ranks: [0.0; RANKS], suits: [0.0; SUITS], embedding: Vec::new() };
+        reading.ranks[11] = 0.7; // Q
+        reading.ranks[10] = 0.3; // J
+        reading.suits[0] = 0.8; // clubs
+        reading.suits[3] = 0.2; // spades
+        let (card, p) = reading.card().unwrap();
+        assert_eq!((card.to_string(), (p * 100.0).round()), ("QC".to_string(), 56.0));
+        assert_eq!(reading.card_other_than(&[]), reading.card());
+        // Without QC: JC 0.24, QS 0.14, JS 0.06 of the 0.44 left.
+        let (card, p) = reading.card_other_than(&[card]).unwrap();
+        assert_eq!(card.to_string(), "JC");
+        assert!((p - 0.24 / 0.44).abs() < 1e-4, "{p}");
+        // "None" the likeliest rank: no card at all, whatever is ruled out.
+        reading.ranks[RANKS - 1] = 0.9;
+        assert_eq!(reading.card_other_than(&["JC".parse().unwrap()]), None);
     }
 }
