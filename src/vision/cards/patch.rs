@@ -106,27 +106,38 @@ fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option
     }
     let step = cols as usize * 3;
     let data = frame.data_bytes()?;
+    let (last_x, last_y) = (i64::from(cols) - 1, i64::from(rows) - 1);
     let mut out = Vec::with_capacity((w * h * 3) as usize);
     for y in 0..h {
         for x in 0..w {
             let p = m.apply(Pt::new(f64::from(x), f64::from(y)));
             // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
-            let (sx, sy) = ((p.x * 32.0).round() as i64, (p.y * 32.0).round() as i64);
-            let (x0, y0) = (sx.div_euclid(32), sy.div_euclid(32));
-            let (ax, ay) = ((sx.rem_euclid(32)) as f32 / 32.0, (sy.rem_euclid(32)) as f32 / 32.0);
-            let at = |xx: i64, yy: i64, c: usize| {
-                let xx = xx.clamp(0, i64::from(cols) - 1) as usize;
-                let yy = yy.clamp(0, i64::from(rows) - 1) as usize;
-                f32::from(data[yy * step + xx * 3 + c])
-            };
+            let (sx, sy) = (fixed_32(p.x), fixed_32(p.y));
+            let (x0, y0) = (sx >> 5, sy >> 5);
+            let (ax, ay) = ((sx & 31) as f32 / 32.0, (sy & 31) as f32 / 32.0);
+            // Replicated borders: each of the four neighbours clamped into the frame.
+            let cols_at = [x0.clamp(0, last_x) as usize * 3, (x0 + 1).clamp(0, last_x) as usize * 3];
+            let rows_at = [y0.clamp(0, last_y) as usize * step, (y0 + 1).clamp(0, last_y) as usize * step];
+            let px = |r: usize, c: usize| &data[rows_at[r] + cols_at[c]..rows_at[r] + cols_at[c] + 3];
+            let (p00, p01, p10, p11) = (px(0, 0), px(0, 1), px(1, 0), px(1, 1));
             for c in 0..3 {
-                let top = at(x0, y0, c) * (1.0 - ax) + at(x0 + 1, y0, c) * ax;
-                let bottom = at(x0, y0 + 1, c) * (1.0 - ax) + at(x0 + 1, y0 + 1, c) * ax;
-                out.push((top * (1.0 - ay) + bottom * ay).round() as u8);
+                let top = f32::from(p00[c]) * (1.0 - ax) + f32::from(p01[c]) * ax;
+                let bottom = f32::from(p10[c]) * (1.0 - ax) + f32::from(p11[c]) * ax;
+                // Non-negative: adding a half and truncating rounds (without a libm call).
+                out.push((top * (1.0 - ay) + bottom * ay + 0.5) as u8);
             }
         }
     }
     Ok(Some(out))
+}
+
+/// `v` in 32nds, rounded half away from zero (as `f64::round`, without its libm call: this runs
+/// for every pixel of every patch).
+fn fixed_32(v: f64) -> i64 {
+    let t = v * 32.0;
+    let whole = t as i64;
+    let rest = t - whole as f64;
+    whole + i64::from(rest >= 0.5) - i64::from(rest <= -0.5)
 }
 
 /// Warps `window` to `w x h` BGR pixels. A window much larger than the patch is first shrunk
@@ -213,6 +224,15 @@ fn level_at(counts: &[u32; 256], n: usize, q: f32) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn fixed_32_rounds_as_round_does(v in -5000.0f64..5000.0, half in proptest::bool::ANY) {
+            // Exact halves (a 64th of a pixel off the grid) are the cases that matter most.
+            let v = if half { (v * 64.0).trunc() / 64.0 } else { v };
+            proptest::prop_assert_eq!(fixed_32(v), (v * 32.0).round() as i64);
+        }
+    }
 
     fn page(colour: core::Scalar) -> Mat {
         Mat::new_rows_cols_with_default(120, 160, core::CV_8UC3, colour).unwrap()
