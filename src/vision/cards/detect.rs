@@ -350,6 +350,15 @@ impl CardDetector {
                 return Ok((readings, boxes));
             }
         }
+        self.read_outline_by_templates(frame, quad)
+    }
+
+    /// Reads both index corners of a card outline with the glyph templates.
+    fn read_outline_by_templates(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
         let patches = [Corner::TopLeft, Corner::BottomRight]
             .into_iter()
             .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
@@ -521,9 +530,17 @@ impl CardDetector {
     /// corners read again by the network must agree on one of the other cards, as surely as a
     /// loose index must be read (a second choice, made once the first proved wrong, needs more
     /// than a first). A loose index, with no outline, is not read again.
+    /// With both corner readers, where the network finds no other card the templates read the
+    /// outline afresh: if they agree on a card not ruled out, it stands.
     fn read_again(&self, frame: &Mat, det: &CardDetection, ruled_out: &[Card]) -> opencv::Result<Option<(Card, f32)>> {
         let Some(quad) = det.quad.filter(|_| self.config.corner_reader != Reader::Templates) else {
             return Ok(None);
+        };
+        let agreed = |readings: &[IndexReading]| match (readings, combine(readings, self.config.min_loose_confidence)) {
+            ([a, b], (Some(card), confidence)) if a.card == b.card && !ruled_out.contains(&card) => {
+                Some((card, confidence))
+            }
+            _ => None,
         };
         let patches = [false, true]
             .map(|bottom| patch::cut(frame, &patch::corner_window(&quad, bottom), patch::CORNER_W, patch::CORNER_H))
@@ -536,10 +553,13 @@ impl CardDetector {
             .filter_map(|r| self.corner_memory.weigh_other_than(r, ruled_out))
             .map(|(card, confidence)| IndexReading { card, confidence })
             .collect();
-        Ok(match (readings.as_slice(), combine(&readings, self.config.min_loose_confidence)) {
-            ([a, b], (Some(card), confidence)) if a.card == b.card => Some((card, confidence)),
-            _ => None,
-        })
+        if let Some(found) = agreed(&readings) {
+            return Ok(Some(found));
+        }
+        if self.config.corner_reader != Reader::Both {
+            return Ok(None);
+        }
+        Ok(agreed(&self.read_outline_by_templates(frame, &quad)?.0))
     }
 
     /// Reads one corner of a card outline in the frame: the reading and the index box in the
