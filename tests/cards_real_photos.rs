@@ -94,3 +94,18 @@ fn detect_json_follows_the_format() {
     assert_eq!(cards[0]["quad"].as_array().unwrap().len(), 4);
     assert!(v["ms"].as_f64().unwrap() >= 0.0);
 }
+
+#[test]
+fn a_card_read_twice_is_read_again_as_another() {
+    use card_referee::vision::cards::CardDetector;
+    use opencv::imgcodecs;
+    // A 480x270 photo of two black queens: at this size the network takes the queen of spades'
+    // blurred pip for a club. Read as the queen of clubs twice, the less sure outline is read
+    // again with the queen of clubs ruled out.
+    let path = set("edje-photos").join("cam_image1.jpg");
+    let frame = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
+    let found = CardDetector::new().unwrap().detect(&frame).unwrap();
+    let mut cards: Vec<String> = found.iter().filter_map(|d| d.card.map(|c| c.to_string())).collect();
+    cards.sort();
+    assert_eq!(cards, ["10C", "QC", "QS"]);
+}
