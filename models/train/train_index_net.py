@@ -124,9 +124,28 @@ class Exported(nn.Module):
         return torch.cat([F.softmax(r, dim=1), F.softmax(s, dim=1)], dim=1), e
 
 
-def augment(x, gen):
-    """Random shifts of up to two pixels, ink contrast, noise and a blotch hiding part of the
-    patch now and then (an edge of another card)."""
+def blurred(x, gen):
+    """The patches blurred as a small, soft index is once cut and scaled to the patch (a random
+    Gaussian of 0.6 to 2 patch pixels), then stretched again so that the darkest ink is as dark
+    as before, as `patch::normalise` stretches what it cuts."""
+    sigma = 0.6 + 1.4 * float(torch.rand(1, generator=gen))
+    r = int(3 * sigma + 0.5)
+    t = torch.arange(-r, r + 1, dtype=torch.float32)
+    k = torch.exp(-(t * t) / (2 * sigma * sigma))
+    k = k / k.sum()
+    planes = x.shape[1]
+    out = F.conv2d(F.pad(x, (r, r, 0, 0), mode="replicate"), k.view(1, 1, 1, -1).repeat(planes, 1, 1, 1), groups=planes)
+    out = F.conv2d(F.pad(out, (0, 0, r, r), mode="replicate"), k.view(1, 1, -1, 1).repeat(planes, 1, 1, 1), groups=planes)
+    before = x[:, :1].amax(dim=(2, 3), keepdim=True)
+    after = out[:, :1].amax(dim=(2, 3), keepdim=True).clamp(min=1e-3)
+    return (out * (before / after)).clamp(0, 1)
+
+
+def augment(x, gen, blur=0.0):
+    """Random shifts of up to two pixels (the whole batch alike), ink contrast and noise; a share
+    `blur` of the batches blurred first."""
+    if blur > 0 and float(torch.rand(1, generator=gen)) < blur:
+        x = blurred(x, gen)
     n, _, h, w = x.shape
     dx = int(torch.randint(-2, 3, (1,), generator=gen))
     dy = int(torch.randint(-2, 3, (1,), generator=gen))
@@ -171,6 +190,8 @@ def main():
     ap.add_argument("--teacher", help="a network saved with --save whose outputs the new one learns too")
     ap.add_argument("--export-from", help="export a network saved with --save (patches unused)")
     ap.add_argument("--shape", help="WxH of the patches when --export-only or --export-from")
+    ap.add_argument("--init", help="a network saved with --save to go on training (same shape)")
+    ap.add_argument("--blur", type=float, default=0.0, help="share of batches blurred (see `blurred`)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -207,6 +228,8 @@ def main():
 
     widths = [int(v) for v in args.widths.split(",")]
     net = IndexNet(planes, h, w, widths, args.hidden, args.first_stride, args.separable)
+    if args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["state"])
     teacher = None
     if args.teacher:
         saved = torch.load(args.teacher, weights_only=False)
@@ -224,7 +247,7 @@ def main():
         total = 0.0
         for i in range(0, len(order) - args.batch + 1, args.batch):
             b = order[i : i + args.batch]
-            xb = augment(torch.from_numpy(xt[b]).float() / 255.0, gen)
+            xb = augment(torch.from_numpy(xt[b]).float() / 255.0, gen, args.blur)
             r, s = net(xb)
             loss = F.cross_entropy(r, torch.from_numpy(rt[b]), label_smoothing=0.05) + F.cross_entropy(
                 s, torch.from_numpy(st[b]), label_smoothing=0.05
