@@ -503,12 +503,18 @@ impl CardDetector {
                 jobs.push((q, Corner::BottomRight));
             }
         }
-        let read = self.read_corner_windows(frame, &jobs)?;
+        let read = self.read_corner_windows(frame, &jobs, &[])?;
         Ok(CornerReadings(jobs.into_iter().zip(read).map(|((quad, corner), read)| (quad, corner, read)).collect()))
     }
 
-    /// Reads the corner windows of outlines by network, in one batch.
-    fn read_corner_windows(&self, frame: &Mat, jobs: &[(Quad, Corner)]) -> opencv::Result<Vec<CornerRead>> {
+    /// Reads the corner windows of outlines by network, in one batch, with the cards `ruled_out`
+    /// (known to lie elsewhere) out of the reckoning.
+    fn read_corner_windows(
+        &self,
+        frame: &Mat,
+        jobs: &[(Quad, Corner)],
+        ruled_out: &[Card],
+    ) -> opencv::Result<Vec<CornerRead>> {
         let windows: Vec<patch::Window> =
             jobs.iter().map(|(q, corner)| patch::corner_window(q, *corner == Corner::BottomRight)).collect();
         let patches = windows
@@ -520,7 +526,7 @@ impl CardDetector {
             .iter()
             .zip(readings)
             .map(|(window, reading)| {
-                let weighed = self.corner_memory.weigh(&reading);
+                let weighed = self.corner_memory.weigh_other_than(&reading, ruled_out);
                 weighed.map(|(card, confidence)| (IndexReading { card, confidence }, window_box(window)))
             })
             .collect())
@@ -542,17 +548,9 @@ impl CardDetector {
             }
             _ => None,
         };
-        let patches = [false, true]
-            .map(|bottom| patch::cut(frame, &patch::corner_window(&quad, bottom), patch::CORNER_W, patch::CORNER_H))
-            .into_iter()
-            .collect::<opencv::Result<Vec<_>>>()?;
-        let readings: Vec<IndexReading> = self
-            .corner_net
-            .read(&patches.iter().collect::<Vec<_>>())?
-            .iter()
-            .filter_map(|r| self.corner_memory.weigh_other_than(r, ruled_out))
-            .map(|(card, confidence)| IndexReading { card, confidence })
-            .collect();
+        let jobs = [(quad, Corner::TopLeft), (quad, Corner::BottomRight)];
+        let readings: Vec<IndexReading> =
+            self.read_corner_windows(frame, &jobs, ruled_out)?.into_iter().flatten().map(|(r, _)| r).collect();
         if let Some(found) = agreed(&readings) {
             return Ok(Some(found));
         }
@@ -575,7 +573,7 @@ impl CardDetector {
             return Ok(*read);
         }
         if self.config.corner_reader != Reader::Templates {
-            return Ok(self.read_corner_windows(frame, &[(*quad, corner)])?.remove(0));
+            return Ok(self.read_corner_windows(frame, &[(*quad, corner)], &[])?.remove(0));
         }
         let patch = corner_patch_in_frame(frame, quad, corner)?;
         Ok(self.read_patch(&patch)?.map(|(reading, rect)| (reading, box_in_image(quad, &rect, corner))))
@@ -1455,30 +1453,33 @@ mod tests {
         assert!(quads.iter().any(|q| good(&q)), "{quads:?}");
     }
 
-    #[test]
-    fn a_card_read_twice_keeps_only_its_surer_reading() {
-        let det = |card: &str, confidence: f32| CardDetection {
+    /// A face-up card read as `card`, with no outline.
+    fn read_as(card: &str, confidence: f32) -> CardDetection {
+        CardDetection {
             card: Some(card.parse().unwrap()),
             face: Face::Up,
             confidence,
             quad: None,
             index_boxes: Vec::new(),
-        };
+        }
+    }
+
+    fn cards_of(found: &[CardDetection]) -> Vec<Option<String>> {
+        found.iter().map(|d| d.card.map(|c| c.to_string())).collect()
+    }
+
+    #[test]
+    fn a_card_read_twice_keeps_only_its_surer_reading() {
+        let det = read_as;
         let mut found = vec![det("5D", 0.7), det("QS", 0.9), det("5D", 0.8)];
         one_of_each(&mut found, |_, _| Ok(None)).unwrap();
-        let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
+        let cards = cards_of(&found);
         assert_eq!(cards, [None, Some("QS".into()), Some("5D".into())]);
     }
 
     #[test]
     fn a_card_read_twice_is_read_again_without_the_cards_placed() {
-        let det = |card: &str, confidence: f32| CardDetection {
-            card: Some(card.parse().unwrap()),
-            face: Face::Up,
-            confidence,
-            quad: None,
-            index_boxes: Vec::new(),
-        };
+        let det = read_as;
         // Two queens both read as the queen of clubs: the surer stays, the other is read again
         // with every card placed so far ruled out.
         let mut found = vec![det("QC", 0.7), det("QC", 0.9), det("5D", 0.95)];
@@ -1488,7 +1489,7 @@ mod tests {
             Ok(Some(("QS".parse().unwrap(), 0.6)))
         })
         .unwrap();
-        let cards: Vec<Option<String>> = found.iter().map(|d| d.card.map(|c| c.to_string())).collect();
+        let cards = cards_of(&found);
         assert_eq!(cards, [Some("QS".into()), Some("QC".into()), Some("5D".into())]);
         assert_eq!(asked, [["5D", "QC"]]);
         assert_eq!(found[0].confidence, 0.6);

@@ -2,6 +2,8 @@
 //! just below it, at any rotation. This reads cards whose outline is hidden, as in a fanned hand
 //! or a cascade where only the top-left index shows.
 
+use std::borrow::Cow;
+
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
@@ -498,40 +500,36 @@ pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<
     let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
     let (_, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
-    Ok(candidates(&blobs)
-        .iter()
-        .map(|c| {
-            let s = c.spot();
-            IndexSpot {
-                rank: [s.rank[0] / k, s.rank[1] / k],
-                down: s.down,
-                unit: s.unit / k,
-                bbox: to_frame_rect(s.bbox, [0.0, 0.0], k),
-            }
-        })
-        .collect())
+    Ok(candidates(&blobs).iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
 }
 
 /// The frame the loose search looks for marks in, and its scale: a frame under `small` pixels
-/// across doubled (its glyphs are too few pixels for their masks to keep their shape).
-fn search_scale(frame: &Mat, small: i32) -> opencv::Result<(Mat, f32)> {
+/// across doubled (its glyphs are too few pixels for their masks to keep their shape), any
+/// other the frame itself, not copied.
+fn search_scale(frame: &Mat, small: i32) -> opencv::Result<(Cow<'_, Mat>, f32)> {
     if frame.cols().max(frame.rows()) >= small {
-        return Ok((frame.clone(), 1.0));
+        return Ok((Cow::Borrowed(frame), 1.0));
     }
     let mut work = Mat::default();
     imgproc::resize(frame, &mut work, core::Size::new(0, 0), 2.0, 2.0, imgproc::INTER_CUBIC)?;
-    Ok((work, 2.0))
+    Ok((Cow::Owned(work), 2.0))
 }
 
-/// A rectangle of the searched frame (its part from `offset` on, at scale `k`) in the frame's
-/// own pixels.
-fn to_frame_rect(b: core::Rect, offset: [f32; 2], k: f32) -> core::Rect {
-    core::Rect::new(
-        ((b.x as f32 + offset[0]) / k) as i32,
-        ((b.y as f32 + offset[1]) / k) as i32,
-        (b.width as f32 / k).ceil() as i32,
-        (b.height as f32 / k).ceil() as i32,
-    )
+/// A spot of the searched frame (its part from `offset` on, at scale `k`) in the frame's own
+/// pixels.
+fn in_frame(spot: IndexSpot, offset: [f32; 2], k: f32) -> IndexSpot {
+    let b = spot.bbox;
+    IndexSpot {
+        rank: [(spot.rank[0] + offset[0]) / k, (spot.rank[1] + offset[1]) / k],
+        down: spot.down,
+        unit: spot.unit / k,
+        bbox: core::Rect::new(
+            ((b.x as f32 + offset[0]) / k) as i32,
+            ((b.y as f32 + offset[1]) / k) as i32,
+            (b.width as f32 / k).ceil() as i32,
+            (b.height as f32 / k).ceil() as i32,
+        ),
+    }
 }
 
 /// Hits, surest first, each mark used by one hit only.
@@ -576,22 +574,22 @@ impl LooseMarks {
         let offset = [area.x as f32, area.y as f32];
         let shifted: Vec<[[f32; 2]; 4]> =
             read.iter().map(|q| q.map(|p| [p[0] - offset[0], p[1] - offset[1]])).collect();
-        let part = Mat::roi(&work, area)?.try_clone()?;
+        let part = Mat::roi(&*work, area)?.try_clone()?;
         let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
         let (labels, blobs, _) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
         let candidates = candidates(&blobs);
         Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }
 
-    /// A point of the searched part in the frame's own pixels.
-    fn to_frame(&self, p: [f32; 2]) -> [f32; 2] {
-        [(p[0] + self.offset[0]) / self.k, (p[1] + self.offset[1]) / self.k]
+    /// Where candidate `c` lies in the frame's own pixels.
+    fn frame_spot(&self, c: &Candidate) -> IndexSpot {
+        in_frame(c.spot(), self.offset, self.k)
     }
 
     /// Where candidate `c` lies in the frame's own pixels: the box of its marks, and its rank's
     /// height.
     fn frame_box(&self, c: &Candidate) -> (core::Rect, f32) {
-        (to_frame_rect(c.spot().bbox, self.offset, self.k), c.rank.size / self.k)
+        (self.frame_spot(c).bbox, c.rank.size / self.k)
     }
 
     /// The hit a reading of candidate `c` makes, in the frame's own pixels.
@@ -612,8 +610,8 @@ impl LooseMarks {
     ) -> opencv::Result<Vec<IndexHit>> {
         let mut patches = Vec::with_capacity(self.candidates.len());
         for c in &self.candidates {
-            let spot = c.spot();
-            let window = index_window(self.to_frame(spot.rank), spot.down, spot.unit / self.k);
+            let spot = self.frame_spot(c);
+            let window = index_window(spot.rank, spot.down, spot.unit);
             patches.push(cut(frame, &window, INDEX_W, INDEX_H)?);
         }
         let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
