@@ -64,21 +64,29 @@ fn bench(c: &mut Criterion) {
     let read = found.iter().filter(|d| d.card.is_some()).count();
     eprintln!("bench frame: {} cards found, {} read", found.len(), read);
     c.bench_function("detect_cards_1280x720_20_cards", |b| b.iter(|| detector.detect(&frame).unwrap()));
+    // The same with the full networks reading every patch (`--full-networks`).
+    let mut full = CardDetector::new().unwrap();
+    full.config.quick_networks = false;
+    c.bench_function("detect_cards_1280x720_20_cards_full_networks", |b| b.iter(|| full.detect(&frame).unwrap()));
     // Harder frames: the renderer's tables with cascades, fans, a hand and face-down cards, where
     // the index search must look beyond the outlines. Eight seeds, timed one after another.
     let mut renderer = Renderer::new();
     let scenes: Vec<Mat> = (2_000_000..2_000_008)
         .map(|seed| renderer.render(&random_scene(seed, &SceneOptions::default())).unwrap().image)
         .collect();
+    // One cycle through the scenes for all the samples: criterion calls a routine afresh for
+    // each sample, and a cycle begun there would time the first scenes far more than the rest.
+    let mut next = scenes.iter().cycle();
     c.bench_function("detect_cards_1280x720_synthetic_table", |b| {
-        let mut next = scenes.iter().cycle();
         b.iter(|| detector.detect(next.next().unwrap()).unwrap())
+    });
+    c.bench_function("detect_cards_1280x720_synthetic_table_full_networks", |b| {
+        b.iter(|| full.detect(next.next().unwrap()).unwrap())
     });
     // The same with the loose search read by the network alone (`--loose-reader network`).
     let mut network = CardDetector::new().unwrap();
     network.config.loose_reader = Reader::Network;
     c.bench_function("detect_cards_1280x720_synthetic_table_loose_network", |b| {
-        let mut next = scenes.iter().cycle();
         b.iter(|| network.detect(next.next().unwrap()).unwrap())
     });
 }

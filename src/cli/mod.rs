@@ -31,6 +31,10 @@ pub struct Cli {
     /// What reads the indices found without an outline: fans, cascades (default: both).
     #[arg(long, global = true, value_enum)]
     pub loose_reader: Option<ReaderArg>,
+    /// Read every index with the full networks (slower); by default smaller ones read first
+    /// and the full ones only what those are unsure of.
+    #[arg(long, global = true)]
+    pub full_networks: bool,
 }
 
 /// A playing-card index reader (`vision::cards::Reader`), as the command line names it.
@@ -214,7 +218,11 @@ pub enum EnrollCommand {
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
     let input = cli.input;
-    vision_cards::set_readers(cli.corner_reader.map(Into::into), cli.loose_reader.map(Into::into));
+    vision_cards::set_readers(vision_cards::Readers {
+        corner: cli.corner_reader.map(Into::into),
+        loose: cli.loose_reader.map(Into::into),
+        full_networks: cli.full_networks,
+    });
     match cli.command.unwrap_or(Command::Window) {
         Command::Window => capture::window(&input),
         Command::Cameras => capture::cameras(),

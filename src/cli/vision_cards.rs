@@ -26,19 +26,28 @@ fn internal(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// The readers chosen on the command line (`--corner-reader`, `--loose-reader`), where chosen.
-static READERS: OnceLock<(Option<Reader>, Option<Reader>)> = OnceLock::new();
+/// The readers chosen on the command line (`--corner-reader`, `--loose-reader`,
+/// `--full-networks`), where chosen.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Readers {
+    pub corner: Option<Reader>,
+    pub loose: Option<Reader>,
+    pub full_networks: bool,
+}
+
+static READERS: OnceLock<Readers> = OnceLock::new();
 
 /// Sets the readers every detector of this run uses; the first call wins.
-pub fn set_readers(corner: Option<Reader>, loose: Option<Reader>) {
-    let _ = READERS.set((corner, loose));
+pub fn set_readers(readers: Readers) {
+    let _ = READERS.set(readers);
 }
 
 fn detector(enroll: Option<&Path>, profile: Option<&Path>, back: Option<&Path>) -> Result<CardDetector, ExitCode> {
     let mut detector = CardDetector::new().map_err(internal)?;
-    if let Some((corner, loose)) = READERS.get() {
-        detector.config.corner_reader = corner.unwrap_or(detector.config.corner_reader);
-        detector.config.loose_reader = loose.unwrap_or(detector.config.loose_reader);
+    if let Some(readers) = READERS.get() {
+        detector.config.corner_reader = readers.corner.unwrap_or(detector.config.corner_reader);
+        detector.config.loose_reader = readers.loose.unwrap_or(detector.config.loose_reader);
+        detector.config.quick_networks &= !readers.full_networks;
     }
     if let Some(path) = back {
         detector.set_back(Some(BackProfile::load(path).map_err(back_error)?));

@@ -10,7 +10,7 @@ use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index::candidate_spots_at;
 use super::index::{IndexHit, LooseMarks};
-use super::index_net::IndexNet;
+use super::index_net::{IndexNet, QuickFirst};
 use super::patch;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
@@ -69,6 +69,9 @@ pub struct DetectorConfig {
     pub corner_reader: Reader,
     /// What reads the indices found without an outline.
     pub loose_reader: Reader,
+    /// Whether the quick networks read first, leaving only what they are unsure of to the full
+    /// ones (see `QuickFirst`). Off, the full networks read every patch.
+    pub quick_networks: bool,
 }
 
 /// What reads the indices: the glyph templates weighed by the glyph networks (`classify`,
@@ -91,6 +94,7 @@ impl Default for DetectorConfig {
             min_card_area: 0.004,
             corner_reader: Reader::Both,
             loose_reader: Reader::Both,
+            quick_networks: true,
         }
     }
 }
@@ -109,8 +113,8 @@ pub struct CardDetector {
     rank_net: GlyphNet,
     suit_net: GlyphNet,
     /// Read corner windows and loose index candidates (see `index_net`).
-    corner_net: IndexNet,
-    loose_net: IndexNet,
+    corner_net: QuickFirst,
+    loose_net: QuickFirst,
     /// An enrolled deck's patches, which vote on what the networks read (see `enrolled`).
     corner_memory: Memory,
     loose_memory: Memory,
@@ -132,8 +136,8 @@ impl CardDetector {
             suit_templates,
             rank_net: GlyphNet::ranks()?,
             suit_net: GlyphNet::suits()?,
-            corner_net: IndexNet::corner()?,
-            loose_net: IndexNet::loose()?,
+            corner_net: QuickFirst::corner()?,
+            loose_net: QuickFirst::loose()?,
             corner_memory: Memory::default(),
             loose_memory: Memory::default(),
             back: None,
@@ -176,7 +180,7 @@ impl CardDetector {
                 windows.push(patch::corner_window(q, far));
             }
         }
-        let corners = self.embed(&self.corner_net, frame, &windows, (patch::CORNER_W, patch::CORNER_H), card)?;
+        let corners = self.embed(&self.corner_net.full, frame, &windows, (patch::CORNER_W, patch::CORNER_H), card)?;
         // The loose candidates standing upright in either corner window, the one the network
         // finds likeliest to be this card per corner. Glyph sizes are judged as on a table
         // where a card's width is a quarter of the frame's shorter side.
@@ -193,7 +197,7 @@ impl CardDetector {
                 patch::cut(frame, &patch::index_window(s.rank, s.down, s.unit), patch::INDEX_W, patch::INDEX_H)
             };
             let patches = upright.iter().map(cut).collect::<opencv::Result<Vec<_>>>()?;
-            let readings = self.loose_net.read(&patches.iter().collect::<Vec<_>>())?;
+            let readings = self.loose_net.full.read(&patches.iter().collect::<Vec<_>>())?;
             // A spot the network takes for no index at all (a blank, a pip) would teach the
             // memory that such marks are this card.
             let likeliest = upright
@@ -221,7 +225,7 @@ impl CardDetector {
                 }
             }
         }
-        let loose = self.embed(&self.loose_net, frame, &loose_windows, (patch::INDEX_W, patch::INDEX_H), card)?;
+        let loose = self.embed(&self.loose_net.full, frame, &loose_windows, (patch::INDEX_W, patch::INDEX_H), card)?;
         Ok((corners, loose))
     }
 
@@ -313,7 +317,8 @@ impl CardDetector {
             return Ok(Vec::new());
         };
         let min = self.config.min_loose_confidence;
-        let by_network = || marks.read_by_network(frame, &self.loose_net, &self.loose_memory, min);
+        let full_only = !self.config.quick_networks || !self.loose_memory.is_empty();
+        let by_network = || marks.read_by_network(frame, &self.loose_net, full_only, &self.loose_memory, min);
         let by_templates = |taken: &[IndexHit]| {
             marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, taken)
         };
@@ -521,7 +526,10 @@ impl CardDetector {
             .iter()
             .map(|w| patch::cut(frame, w, patch::CORNER_W, patch::CORNER_H))
             .collect::<opencv::Result<Vec<_>>>()?;
-        let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>())?;
+        // A card read again with others ruled out is weighed by the full network's second
+        // choices; an enrolled deck is compared by the full network's embeddings.
+        let full_only = !self.config.quick_networks || !ruled_out.is_empty() || !self.corner_memory.is_empty();
+        let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>(), full_only)?;
         Ok(windows
             .iter()
             .zip(readings)

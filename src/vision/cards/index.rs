@@ -10,7 +10,7 @@ use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence
 use super::detect::{box_centre, component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
-use super::index_net::IndexNet;
+use super::index_net::QuickFirst;
 use super::patch::{INDEX_H, INDEX_W, cut, index_window};
 use crate::cards::{Card, Rank, Suit};
 
@@ -598,13 +598,15 @@ impl LooseMarks {
         IndexHit { card, confidence, bbox, down: c.down, size }
     }
 
-    /// Every index the loose network reads among the candidates, best first, each glyph used
-    /// once; an enrolled deck's patches (`memory`) vote on each reading. Patches are cut from
-    /// the `frame` itself, not from the (maybe doubled) part searched.
+    /// Every index the loose networks read among the candidates (the quick one first unless
+    /// `full_only`; see `QuickFirst`), best first, each glyph used once; an enrolled deck's
+    /// patches (`memory`) vote on each reading. Patches are cut from the `frame` itself, not from
+    /// the (maybe doubled) part searched.
     pub fn read_by_network(
         &self,
         frame: &Mat,
-        net: &IndexNet,
+        net: &QuickFirst,
+        full_only: bool,
         memory: &Memory,
         min_confidence: f32,
     ) -> opencv::Result<Vec<IndexHit>> {
@@ -614,7 +616,7 @@ impl LooseMarks {
             let window = index_window(spot.rank, spot.down, spot.unit);
             patches.push(cut(frame, &window, INDEX_W, INDEX_H)?);
         }
-        let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+        let readings = net.read(&patches.iter().collect::<Vec<_>>(), full_only)?;
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (c, reading) in self.candidates.iter().zip(readings) {
             let Some((card, confidence)) = memory.weigh(&reading) else { continue };
