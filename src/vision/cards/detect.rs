@@ -286,7 +286,12 @@ impl CardDetector {
                 continue;
             }
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
-            let paper = paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?;
+            // How much of it is plain paper: asked only of a card with no index read, or of any
+            // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
+            let paper = match readings.is_empty() || self.back.is_some() {
+                true => paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?,
+                false => 1.0,
+            };
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
                 let read = combine(&readings, self.config.min_confidence).0.is_some();
@@ -1011,15 +1016,20 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Qua
     // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
     // each is then refined at full resolution.
     let scale = (frame.cols().max(frame.rows()) / 640).max(1);
-    let mut small = frame.clone();
-    if scale > 1 {
+    let shrunk;
+    let small = if scale > 1 {
         let size = core::Size::new(frame.cols() / scale, frame.rows() / scale);
-        imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
-    }
+        let mut out = Mat::default();
+        imgproc::resize(frame, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        shrunk = out;
+        &shrunk
+    } else {
+        frame
+    };
     let mut gray = Mat::default();
-    imgproc::cvt_color_def(&small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
-    let small_low = min_channel(&small)?;
-    let small_white = whiteness(&small, &small_low)?;
+    imgproc::cvt_color_def(small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
+    let small_low = min_channel(small)?;
+    let small_white = whiteness(small, &small_low)?;
     let small_local = above_surroundings(&small_white)?;
     let small_area = f64::from(small.rows()) * f64::from(small.cols());
     let mut outlines: Vec<Outline> = Vec::new();
