@@ -316,7 +316,8 @@ impl CardDetector {
     }
 
     /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
-    /// readers, the network reads first and the templates only where it read nothing.
+    /// readers, the network reads first and the templates only where it read nothing and is
+    /// not sure there is nothing to read.
     fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let Some(marks) = LooseMarks::find(frame, read, SMALL_FRAME)? else {
             return Ok(Vec::new());
@@ -324,17 +325,16 @@ impl CardDetector {
         let min = self.config.min_loose_confidence;
         let full_only = !self.config.quick_networks || !self.loose_memory.is_empty();
         let by_network = || marks.read_by_network(frame, &self.loose_net, full_only, &self.loose_memory, min);
-        let by_templates = |taken: &[IndexHit]| {
-            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, taken)
+        let by_templates = |skip: (&[IndexHit], &[bool])| {
+            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, skip)
         };
         match self.config.loose_reader {
-            Reader::Network => by_network(),
-            Reader::Templates => by_templates(&[]),
+            Reader::Network => Ok(by_network()?.hits),
+            Reader::Templates => by_templates((&[], &[])),
             Reader::Both => {
-                let mut hits = by_network()?;
-                let more = by_templates(&hits)?;
-                hits.extend(more);
-                Ok(hits)
+                let read = by_network()?;
+                let more = by_templates((&read.hits, &read.blank))?;
+                Ok(read.hits.into_iter().chain(more).collect())
             }
         }
     }
