@@ -551,7 +551,7 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
 /// leave it unread. The templates read it anyway below this: they catch thin serif indices the
 /// network reads unsure; above it they mostly misread pips and pictures. Measured with both
 /// loose readers (models/README.md): deals and bidly-deck as before, edje precision 0.995 ->
-/// 0.997, synthetic F1 up on three seed sets of four and a third to two fifths less time on
+/// 0.997, synthetic F1 the same or up on four seed sets, and a quarter to a third less time on
 /// busy tables.
 const SURE_BLANK: f32 = 0.95;
 
