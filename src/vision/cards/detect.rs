@@ -288,9 +288,10 @@ impl CardDetector {
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
-            let paper = match readings.is_empty() || self.back.is_some() {
-                true => paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?,
-                false => 1.0,
+            let paper = if readings.is_empty() || self.back.is_some() {
+                paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?
+            } else {
+                1.0
             };
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
@@ -323,7 +324,7 @@ impl CardDetector {
             return Ok(Vec::new());
         };
         let min = self.config.min_loose_confidence;
-        let full_only = !self.config.quick_networks || !self.loose_memory.is_empty();
+        let full_only = self.full_networks_only(&self.loose_memory);
         let by_network = || marks.read_by_network(frame, &self.loose_net, full_only, &self.loose_memory, min);
         let by_templates = |skip: (&[IndexHit], &[bool])| {
             marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, skip)
@@ -517,6 +518,12 @@ impl CardDetector {
         Ok(CornerReadings(jobs.into_iter().zip(read).map(|((quad, corner), read)| (quad, corner, read)).collect()))
     }
 
+    /// Whether the full networks must read every patch: when the quick ones are off, or an
+    /// enrolled deck (`memory`) is compared by the full networks' embeddings.
+    fn full_networks_only(&self, memory: &Memory) -> bool {
+        !self.config.quick_networks || !memory.is_empty()
+    }
+
     /// Reads the corner windows of outlines by network, in one batch, with the cards `ruled_out`
     /// (known to lie elsewhere) out of the reckoning.
     fn read_corner_windows(
@@ -531,9 +538,8 @@ impl CardDetector {
             .iter()
             .map(|w| patch::cut(frame, w, patch::CORNER_W, patch::CORNER_H))
             .collect::<opencv::Result<Vec<_>>>()?;
-        // A card read again with others ruled out is weighed by the full network's second
-        // choices; an enrolled deck is compared by the full network's embeddings.
-        let full_only = !self.config.quick_networks || !ruled_out.is_empty() || !self.corner_memory.is_empty();
+        // A card read again with others ruled out is weighed by the full network's second choices.
+        let full_only = self.full_networks_only(&self.corner_memory) || !ruled_out.is_empty();
         let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>(), full_only)?;
         Ok(windows
             .iter()

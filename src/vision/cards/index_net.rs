@@ -229,7 +229,7 @@ mod tests {
     use super::*;
 
     /// The corner patches of the face-up cards of a rendered table whose corners all show, with
-    /// their cards; and a patch of plain table.
+    /// their cards.
     fn rendered_corners() -> (Vec<Patch>, Vec<Card>) {
         use crate::render::{Renderer, SceneOptions, random_scene};
         use crate::vision::cards::patch::{corner_window, cut};

@@ -109,16 +109,12 @@ fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option
     let (last_x, last_y) = (i64::from(cols) - 1, i64::from(rows) - 1);
     let mut out = vec![0u8; (w * h * 3) as usize];
     let cells = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)));
-    let [mx, my, mw] = m.0;
     for ((x, y), px) in cells.zip(out.chunks_exact_mut(3)) {
-        // `m.apply`, with one division a pixel instead of two (a division's wait was a third of
-        // the time); the source point may differ in its last bit, which moves a sample across a
-        // 32nd of a pixel only at an exact half: no patch of the real photos changed.
-        let (fx, fy) = (f64::from(x), f64::from(y));
-        let inv = 1.0 / (mw[0] * fx + mw[1] * fy + mw[2]);
-        let (qx, qy) = ((mx[0] * fx + mx[1] * fy + mx[2]) * inv, (my[0] * fx + my[1] * fy + my[2]) * inv);
+        // A last-bit difference from `apply` moves a sample across a 32nd of a pixel only at an
+        // exact half: no patch of the real photos changed.
+        let p = m.apply_quick(Pt::new(f64::from(x), f64::from(y)));
         // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
-        let (sx, sy) = (fixed_32(qx), fixed_32(qy));
+        let (sx, sy) = (fixed_32(p.x), fixed_32(p.y));
         let (x0, y0) = (sx >> 5, sy >> 5);
         let (ax, ay) = ((sx & 31) as u32, (sy & 31) as u32);
         // The four neighbours' weights in 1024ths: the bilinear blend in whole numbers, the
