@@ -9,7 +9,7 @@ use super::enroll::{DeckProfile, EnrolledPatch};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index::candidate_spots_at;
-use super::index::{IndexHit, LooseMarks};
+use super::index::{IndexHit, LooseMarks, NetworkRead};
 use super::index_net::{IndexNet, QuickFirst};
 use super::patch;
 use crate::cards::{Card, Rank, Suit};
@@ -326,15 +326,15 @@ impl CardDetector {
         let min = self.config.min_loose_confidence;
         let full_only = self.full_networks_only(&self.loose_memory);
         let by_network = || marks.read_by_network(frame, &self.loose_net, full_only, &self.loose_memory, min);
-        let by_templates = |skip: (&[IndexHit], &[bool])| {
-            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, skip)
+        let by_templates = |first: &NetworkRead| {
+            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, first)
         };
         match self.config.loose_reader {
             Reader::Network => Ok(by_network()?.hits),
-            Reader::Templates => by_templates((&[], &[])),
+            Reader::Templates => by_templates(&NetworkRead::default()),
             Reader::Both => {
                 let read = by_network()?;
-                let more = by_templates((&read.hits, &read.blank))?;
+                let more = by_templates(&read)?;
                 Ok(read.hits.into_iter().chain(more).collect())
             }
         }

@@ -532,8 +532,8 @@ fn in_frame(spot: IndexSpot, offset: [f32; 2], k: f32) -> IndexSpot {
     }
 }
 
-/// Hits, surest first, each mark used by one hit only.
-fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
+/// Hits, surest first, each mark used by one hit only; and the marks they use.
+fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> (Vec<IndexHit>, Vec<i32>) {
     hits.sort_by(|a, b| b.0.confidence.total_cmp(&a.0.confidence));
     let mut used: Vec<i32> = Vec::new();
     let mut out = Vec::new();
@@ -544,7 +544,7 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
         used.extend(&ids);
         out.push(hit);
     }
-    out
+    (out, used)
 }
 
 /// How sure the loose network must be that a candidate shows no index for the templates to
@@ -555,11 +555,13 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> Vec<IndexHit> {
 /// busy tables.
 const SURE_BLANK: f32 = 0.95;
 
-/// What the loose network made of the candidates: its hits, best first, and by candidate
-/// whether it is sure the candidate shows no index.
+/// What the loose network made of the candidates: its hits, best first; the marks (ink
+/// components) they use; and by candidate whether it is sure the candidate shows no index.
+#[derive(Default)]
 pub struct NetworkRead {
     pub hits: Vec<IndexHit>,
-    pub blank: Vec<bool>,
+    marks: Vec<i32>,
+    blank: Vec<bool>,
 }
 
 /// The loose search's marks, found once for every reader: the part of the frame left once the
@@ -640,21 +642,22 @@ impl LooseMarks {
                 hits.push((self.hit(c, card, confidence), c.marks()));
             }
         }
-        Ok(NetworkRead { hits: best_first(hits), blank })
+        let (hits, marks) = best_first(hits);
+        Ok(NetworkRead { hits, marks, blank })
     }
 
     /// Every index the glyph templates read, best first, each glyph used once: ranks compared
     /// with `templates`, the suit pip with `suit_templates`, both weighed by `nets` (the rank
-    /// and the suit networks). Candidates where another reader's hit (`taken`) lies are not
-    /// read: that reader's card stands there; nor are those the network found `blank` (by
-    /// candidate, as `NetworkRead::blank`; empty when no network read).
+    /// and the suit networks). After the network (`first`; `NetworkRead::default()` when it did
+    /// not read) they leave the candidates it settled: those using a mark of one of its hits or
+    /// lying close to one (its card stands there), and those it is sure are blank.
     pub fn read_by_templates(
         &self,
         templates: &GlyphTemplates,
         suit_templates: &GlyphTemplates,
         nets: [&GlyphNet; 2],
         min_confidence: f32,
-        (taken, blank): (&[IndexHit], &[bool]),
+        first: &NetworkRead,
     ) -> opencv::Result<Vec<IndexHit>> {
         let [net, suit_net] = nets;
         let (frame, labels, blobs) = (&self.part, &self.labels, &self.blobs[..]);
@@ -664,22 +667,27 @@ impl LooseMarks {
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (i, c) in self.candidates.iter().enumerate() {
             let (bbox, size) = self.frame_box(c);
-            if !clear_of(taken, bbox, size) || blank.get(i).copied().unwrap_or(false) {
+            let settled = c.marks().iter().any(|m| first.marks.contains(m))
+                || !clear_of(&first.hits, bbox, size)
+                || first.blank.get(i).copied().unwrap_or(false);
+            if settled {
                 continue;
             }
             if let Some(read) = pair.read(&c.ids, c.rect, &c.rank, &c.pip, c.down)? {
                 hits.push((self.hit(c, read.card, read.confidence), c.marks()));
             }
         }
-        Ok(best_first(hits))
+        Ok(best_first(hits).0)
     }
 }
 
 /// Whether an index with marks in `bbox` and a rank `size` high lies clear of every hit in
-/// `taken`: one and a half glyph heights from each.
+/// `taken`: a glyph height from each. (Pairings that reuse a hit's marks are left out by
+/// marks, not by distance: a tight fan's next index may lie closer than one and a half glyph
+/// heights, and at that distance the bidly deals' tight fans lost five indices.)
 fn clear_of(taken: &[IndexHit], bbox: core::Rect, size: f32) -> bool {
     let c = box_centre(&bbox);
-    taken.iter().all(|t| dist(box_centre(&t.bbox), c) >= 1.5 * t.size.max(size))
+    taken.iter().all(|t| dist(box_centre(&t.bbox), c) >= t.size.max(size))
 }
 
 #[cfg(test)]
@@ -755,14 +763,25 @@ mod tests {
         let templates = GlyphTemplates::builtin().unwrap();
         let marks = LooseMarks::find(&frame, &[], 0).unwrap().expect("paper left");
         let nets = [&GlyphNet::ranks().unwrap(), &GlyphNet::suits().unwrap()];
-        let hits = marks.read_by_templates(&templates, &templates, nets, 0.45, (&[], &[])).unwrap();
+        let hits = marks.read_by_templates(&templates, &templates, nets, 0.45, &NetworkRead::default()).unwrap();
         let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
         for card in ["KS", "5C", "QS", "8C"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
         }
+        // The marks of an index the network read are left to it: the five and its club, and
+        // every other pairing that uses either; the neighbours are still read.
+        let five = hits.iter().find(|h| h.card.to_string() == "5C").unwrap();
+        let its = marks.candidates.iter().find(|c| marks.frame_box(c).0 == five.bbox).unwrap();
+        let first = NetworkRead { marks: its.marks(), ..NetworkRead::default() };
+        let hits = marks.read_by_templates(&templates, &templates, nets, 0.45, &first).unwrap();
+        let read: Vec<String> = hits.iter().map(|h| h.card.to_string()).collect();
+        assert!(!read.iter().any(|r| r == "5C"), "{read:?}");
+        for card in ["KS", "QS", "8C"] {
+            assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
+        }
         // Candidates a network found blank are left unread.
-        let blank = vec![true; marks.candidates.len()];
-        assert_eq!(marks.read_by_templates(&templates, &templates, nets, 0.45, (&[], &blank)).unwrap(), []);
+        let first = NetworkRead { blank: vec![true; marks.candidates.len()], ..NetworkRead::default() };
+        assert_eq!(marks.read_by_templates(&templates, &templates, nets, 0.45, &first).unwrap(), []);
     }
 
     #[test]
@@ -774,11 +793,12 @@ mod tests {
             down: [0.0, 1.0],
             size: 12.0,
         };
-        // Within one and a half glyph heights the first reader's card stands; further off the
-        // second reads.
+        // Within a glyph height the first reader's card stands; further off the second reads
+        // (a tight fan's next index can lie closer than one and a half).
         let taken = [first];
         assert!(!clear_of(&taken, core::Rect::new(104, 100, 10, 24), 12.0));
         assert!(!clear_of(&taken, core::Rect::new(100, 110, 10, 24), 12.0));
+        assert!(clear_of(&taken, core::Rect::new(115, 100, 10, 24), 12.0));
         assert!(clear_of(&taken, core::Rect::new(130, 100, 10, 24), 12.0));
         assert!(clear_of(&[], core::Rect::new(104, 100, 10, 24), 12.0));
     }
