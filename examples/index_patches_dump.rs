@@ -2,8 +2,10 @@
 //! found and every loose index candidate, as patches tiled into one PNG with the networks'
 //! readings, to look at when the reader fails on a photo.
 //!
-//! `cargo run --release --example index_patches_dump -- IMAGE OUT.png [corner|loose] [min]`
-//! With `min`, only loose candidates the network reads as a card at that confidence or more.
+//! `cargo run --release --example index_patches_dump -- IMAGE OUT.png [corner|loose] [min] [X,Y,R]`
+//! With `min`, only loose candidates the network reads as a card at that confidence or more;
+//! with `X,Y,R` after it, only loose candidates whose rank lies within R pixels of (X, Y), each
+//! printed with where it lies and every probability the network gives it.
 
 use card_referee::vision::cards::detect::find_card_quads;
 use card_referee::vision::cards::index::candidate_spots;
@@ -18,6 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let kind = rest.first().map_or("corner", String::as_str);
     let min: f32 = rest.get(1).map_or(Ok(0.0), |m| m.parse())?;
+    let near: Option<Vec<f32>> = rest.get(2).map(|n| n.split(',').map(str::parse).collect()).transpose()?;
+    if near.as_ref().is_some_and(|n| n.len() != 3) {
+        return Err("the place to look near is X,Y,R (three numbers)".into());
+    }
     let frame = imgcodecs::imread(image, imgcodecs::IMREAD_COLOR)?;
     let (patches, net) = if kind == "corner" {
         let mut patches = Vec::new();
@@ -30,12 +36,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         let mut patches = Vec::new();
         for spot in candidate_spots(&frame, 1000)? {
+            if let Some([x, y, r]) = near.as_deref() {
+                if (spot.rank[0] - x).hypot(spot.rank[1] - y) > *r {
+                    continue;
+                }
+                println!(
+                    "rank at {:.1},{:.1} down {:.3},{:.3} unit {:.2}",
+                    spot.rank[0], spot.rank[1], spot.down[0], spot.down[1], spot.unit
+                );
+            }
             let window = patch::index_window(spot.rank, spot.down, spot.unit);
             patches.push(patch::cut(&frame, &window, INDEX_W, INDEX_H)?);
         }
         (patches, IndexNet::loose()?)
     };
     let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+    if near.is_some() {
+        for r in &readings {
+            let f = |v: &[f32]| v.iter().map(|p| format!("{:.2}", p)).collect::<Vec<_>>().join(" ");
+            println!("ranks A..K,none [{}]  suits,none [{}]", f(&r.ranks), f(&r.suits));
+        }
+    }
     let shown: Vec<(&Patch, &NetReading)> = patches
         .iter()
         .zip(&readings)
