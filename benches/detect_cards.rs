@@ -13,6 +13,8 @@ const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bi
 fn table() -> Mat {
     // One core: the frame budget is for one laptop core, so OpenCV may not spread the work.
     opencv::core::set_num_threads(1).expect("one OpenCV thread");
+    // As the program itself does (main.rs).
+    card_referee::vision::memory::keep_freed_buffers();
     let mut frame =
         Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, core::Scalar::new(40.0, 70.0, 50.0, 0.0)).unwrap();
     let names = [

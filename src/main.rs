@@ -12,5 +12,7 @@ fn main() -> std::process::ExitCode {
     // OpenCV logs its own internal failures (e.g. each video backend it tries); our errors already
     // say what went wrong, once.
     let _ = opencv::core::set_log_level(opencv::core::LogLevel::LOG_LEVEL_SILENT);
+    // Frame after frame the vision path frees and takes again the same large buffers.
+    card_referee::vision::memory::keep_freed_buffers();
     card_referee::cli::run(card_referee::cli::Cli::parse())
 }

@@ -1,4 +1,5 @@
 //! Vision: from frames to detections. Knows OpenCV, nothing of the UI or the rules.
 
 pub mod cards;
+pub mod memory;
 pub mod symbols;
