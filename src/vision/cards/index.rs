@@ -480,6 +480,11 @@ impl Candidate {
         ids
     }
 
+    /// Whether a reading of this candidate would use any of `marks` (without building its list).
+    fn uses_any(&self, marks: &[i32]) -> bool {
+        self.ids.iter().chain([&self.pip.id]).any(|id| marks.contains(id))
+    }
+
     fn spot(&self) -> IndexSpot {
         let unit = dist(self.centre, self.pip.centre).max(1.0);
         IndexSpot { rank: self.centre, down: self.down, unit, bbox: self.rect | self.pip.rect }
@@ -552,8 +557,8 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> (Vec<IndexHit>, Vec<i32>) 
 /// network reads unsure; above it they mostly misread pips and pictures. Measured with both
 /// loose readers (models/README.md): deals and bidly-deck as before, edje precision 0.995 ->
 /// 0.997, synthetic F1 the same or up on four seed sets, and a quarter to a third less time on
-/// busy tables.
-const SURE_BLANK: f32 = 0.95;
+/// busy tables. The quick networks' bar for "none" is this one (`index_net::SURE_NOTHING`).
+pub(super) const SURE_BLANK: f32 = 0.95;
 
 /// What the loose network made of the candidates: its hits, best first; the marks (ink
 /// components) they use; and by candidate whether it is sure the candidate shows no index.
@@ -667,7 +672,7 @@ impl LooseMarks {
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (i, c) in self.candidates.iter().enumerate() {
             let (bbox, size) = self.frame_box(c);
-            let settled = c.marks().iter().any(|m| first.marks.contains(m))
+            let settled = c.uses_any(&first.marks)
                 || !clear_of(&first.hits, bbox, size)
                 || first.blank.get(i).copied().unwrap_or(false);
             if settled {

@@ -24,7 +24,7 @@ const LOOSE_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_loos
 /// of those same 17 (models/README.md). Lower bars misread cards on real photos that the full
 /// network reads right.
 const SURE_CARD: f32 = 0.9;
-const SURE_NOTHING: f32 = 0.95;
+const SURE_NOTHING: f32 = super::index::SURE_BLANK;
 
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
 /// only comparable within one version of them.
