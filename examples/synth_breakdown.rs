@@ -61,6 +61,21 @@ fn main() {
                         if d.quad.is_some() { "outline" } else { "loose" },
                         d.index_boxes
                     );
+                    for b in &d.index_boxes {
+                        let (bx, by) =
+                            (f64::from(b[0]) + f64::from(b[2]) / 2.0, f64::from(b[1]) + f64::from(b[3]) / 2.0);
+                        for t in &scene.truth {
+                            for (k, q) in t.index_quads.iter().enumerate() {
+                                let c = q.iter().fold((0.0, 0.0), |a, p| (a.0 + p.x / 4.0, a.1 + p.y / 4.0));
+                                if (c.0 - bx).hypot(c.1 - by) < 40.0 {
+                                    println!(
+                                        "    near index {k} of {} (up {}, seen {:.2})",
+                                        t.card, t.face_up, t.index_seen[k]
+                                    );
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

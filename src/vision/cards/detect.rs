@@ -9,7 +9,7 @@ use super::enroll::{DeckProfile, EnrolledPatch};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index::candidate_spots_at;
-use super::index::{IndexHit, LooseMarks, NetworkRead};
+use super::index::{IndexHit, LooseMarks, NetworkRead, SURE_BLANK};
 use super::index_net::{IndexNet, QuickFirst};
 use super::patch;
 use crate::cards::{Card, Rank, Suit};
@@ -357,7 +357,9 @@ impl CardDetector {
                 }
             }
             let unread = combine(&readings, self.config.min_confidence).0.is_none();
-            if self.config.corner_reader == Reader::Network || !unread {
+            // Where the network is sure both corners are blank (a card back: its pattern can
+            // pass the templates for a faint 5), the templates are not asked.
+            if self.config.corner_reader == Reader::Network || !unread || pre.both_blank(quad) {
                 return Ok((readings, boxes));
             }
         }
@@ -515,7 +517,9 @@ impl CardDetector {
             }
         }
         let read = self.read_corner_windows(frame, &jobs, &[])?;
-        Ok(CornerReadings(jobs.into_iter().zip(read).map(|((quad, corner), read)| (quad, corner, read)).collect()))
+        Ok(CornerReadings(
+            jobs.into_iter().zip(read).map(|((quad, corner), (read, blank))| (quad, corner, read, blank)).collect(),
+        ))
     }
 
     /// Whether the full networks must read every patch: when the quick ones are off, or an
@@ -531,7 +535,7 @@ impl CardDetector {
         frame: &Mat,
         jobs: &[(Quad, Corner)],
         ruled_out: &[Card],
-    ) -> opencv::Result<Vec<CornerRead>> {
+    ) -> opencv::Result<Vec<(CornerRead, bool)>> {
         let windows: Vec<patch::Window> =
             jobs.iter().map(|(q, corner)| patch::corner_window(q, *corner == Corner::BottomRight)).collect();
         let patches = windows
@@ -545,8 +549,9 @@ impl CardDetector {
             .iter()
             .zip(readings)
             .map(|(window, reading)| {
+                let blank = reading.card().is_none() && reading.nothing() >= SURE_BLANK;
                 let weighed = self.corner_memory.weigh_other_than(&reading, ruled_out);
-                weighed.map(|(card, confidence)| (IndexReading { card, confidence }, window_box(window)))
+                (weighed.map(|(card, confidence)| (IndexReading { card, confidence }, window_box(window))), blank)
             })
             .collect())
     }
@@ -568,8 +573,12 @@ impl CardDetector {
             _ => None,
         };
         let jobs = [(quad, Corner::TopLeft), (quad, Corner::BottomRight)];
-        let readings: Vec<IndexReading> =
-            self.read_corner_windows(frame, &jobs, ruled_out)?.into_iter().flatten().map(|(r, _)| r).collect();
+        let readings: Vec<IndexReading> = self
+            .read_corner_windows(frame, &jobs, ruled_out)?
+            .into_iter()
+            .filter_map(|(read, _)| read)
+            .map(|(r, _)| r)
+            .collect();
         if let Some(found) = agreed(&readings) {
             return Ok(Some(found));
         }
@@ -588,11 +597,11 @@ impl CardDetector {
         corner: Corner,
         pre: &CornerReadings,
     ) -> opencv::Result<Option<(IndexReading, [i32; 4])>> {
-        if let Some((_, _, read)) = pre.0.iter().find(|(q, c, _)| q == quad && *c == corner) {
+        if let Some((_, _, read, _)) = pre.0.iter().find(|(q, c, _, _)| q == quad && *c == corner) {
             return Ok(*read);
         }
         if self.config.corner_reader != Reader::Templates {
-            return Ok(self.read_corner_windows(frame, &[(*quad, corner)], &[])?.remove(0));
+            return Ok(self.read_corner_windows(frame, &[(*quad, corner)], &[])?.remove(0).0);
         }
         let patch = corner_patch_in_frame(frame, quad, corner)?;
         Ok(self.read_patch(&patch)?.map(|(reading, rect)| (reading, box_in_image(quad, &rect, corner))))
@@ -651,8 +660,17 @@ impl CardDetector {
 /// A corner's reading and its index box in the image, when it shows an index.
 type CornerRead = Option<(IndexReading, [i32; 4])>;
 
-/// Corner readings made ahead (see `CardDetector::read_all_corners`): outline, corner, reading.
-struct CornerReadings(Vec<(Quad, Corner, CornerRead)>);
+/// Corner readings made ahead (see `CardDetector::read_all_corners`): outline, corner, reading,
+/// and whether the network is sure the corner shows no index (`index::SURE_BLANK`).
+struct CornerReadings(Vec<(Quad, Corner, CornerRead, bool)>);
+
+impl CornerReadings {
+    /// Whether the network is sure that neither corner of `quad` shows an index.
+    fn both_blank(&self, quad: &Quad) -> bool {
+        let blank = |corner| self.0.iter().any(|(q, c, _, blank)| q == quad && *c == corner && *blank);
+        blank(Corner::TopLeft) && blank(Corner::BottomRight)
+    }
+}
 
 /// The two ends of an outline too long for one card, each a card long (measured from the
 /// outline's short side), clockwise from their own top-left; `None` for a card-shaped outline.
@@ -1404,6 +1422,49 @@ mod tests {
         let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
         read.sort();
         read
+    }
+
+    #[test]
+    fn card_backs_of_many_designs_are_not_read_as_cards() {
+        use crate::render::face::{BackStyle, FaceStyle};
+        use crate::render::random::random_back_style;
+        use crate::render::scene::Camera;
+        use crate::render::table::{Lighting, TableKind};
+        use crate::render::{PlacedCard, Renderer, Scene};
+        use rand::{Rng, SeedableRng};
+        // Six face-down cards laid apart, each table with its own back design: a pale lattice's
+        // crossings on a dark field can pass the glyph templates for a faint 5.
+        let detector = CardDetector::new().unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let pale = |rng: &mut rand_chacha::ChaCha8Rng| {
+            crate::render::face::bgr(rng.random_range(170..255), rng.random_range(170..255), rng.random_range(170..255))
+        };
+        let mut read = Vec::new();
+        for (i, table) in TableKind::ALL.into_iter().enumerate() {
+            let cards = (0..6).map(|k| PlacedCard {
+                card: Card::deck()[k],
+                face_up: false,
+                centre: Pt::new(-190.0 + 76.0 * k as f64, if k % 2 == 0 { -40.0 } else { 45.0 }),
+                angle: 0.4 * k as f64 + 0.1 * i as f64,
+            });
+            let scene = Scene {
+                camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), 560.0, 0.2, 0.0),
+                table,
+                table_seed: i as u64,
+                lighting: Lighting::default(),
+                cards: cards.collect(),
+                hand: None,
+                face_style: FaceStyle::default(),
+                back_style: BackStyle { lattice: pale(&mut rng), ..random_back_style(&mut rng) },
+                blur_sigma: 0.6,
+                noise_seed: i as u64,
+                noise_sigma: 2.0,
+            };
+            let frame = Renderer::new().render(&scene).unwrap().image;
+            let found = detector.detect(&frame).unwrap();
+            read.extend(found.iter().filter_map(|d| d.card).map(|c| format!("table {i}: {c}")));
+        }
+        assert!(read.is_empty(), "backs read as cards: {read:?}");
     }
 
     #[test]
