@@ -439,7 +439,10 @@ impl CardDetector {
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
     /// Two corners of one card (same reading, opposite directions) count once.
     fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
-        let read: Vec<[[f32; 2]; 4]> = out.iter().filter(|d| d.card.is_some()).filter_map(|d| d.quad).collect();
+        // An outline read by one corner only may be two overlapping cards taken for one (the
+        // one below showing its index, the one on top the rest): it is searched too.
+        let read: Vec<[[f32; 2]; 4]> =
+            out.iter().filter(|d| d.card.is_some() && d.index_boxes.len() >= 2).filter_map(|d| d.quad).collect();
         let hits = self.loose_indices(frame, &read)?;
         // An unread outline holding indices of two different cards is a group of overlapping
         // cards taken for one: it goes, and the indices speak for the cards.
@@ -458,6 +461,15 @@ impl CardDetector {
             // a card taken for face down it must be sure: a back's pattern makes marks too (and a
             // court card's picture can make a face look like a back).
             if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+                // Another card's index inside an outline read by one corner, away from that
+                // corner's index: the outline holds two cards, and this one is read too.
+                if d.card.is_some_and(|c| c != hit.card)
+                    && d.index_boxes.len() == 1
+                    && d.index_boxes.iter().all(|b| dist(box_centre_of(b), centre) > 2.0 * hit.size)
+                {
+                    kept.push(hit);
+                    continue;
+                }
                 // The index must also be of the outline's scale (its rank is about a seventh of
                 // the card's width): a table taken for a card holds indices far too small.
                 let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
@@ -714,6 +726,11 @@ fn one_of_each(
         }
     }
     Ok(())
+}
+
+/// The centre of an index box, `[x, y, width, height]`.
+fn box_centre_of(b: &[i32; 4]) -> [f32; 2] {
+    [b[0] as f32 + b[2] as f32 / 2.0, b[1] as f32 + b[3] as f32 / 2.0]
 }
 
 /// Both corners must agree; one corner alone is used at its own confidence.
