@@ -311,8 +311,11 @@ impl CardDetector {
             let (card, confidence) = combine(&readings, self.config.min_confidence);
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
         }
-        self.add_loose_indices(frame, &mut out)?;
-        one_of_each(&mut out, |d, placed| self.read_again(frame, d, placed))?;
+        let windows = self.add_loose_indices(frame, &mut out)?;
+        one_of_each(&mut out, |d, placed| {
+            let window = windows.iter().find(|(b, _)| d.index_boxes.first() == Some(b)).map(|(_, w)| w);
+            self.read_again(frame, d, window, placed)
+        })?;
         Ok(out)
     }
 
@@ -437,8 +440,13 @@ impl CardDetector {
     }
 
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
-    /// Two corners of one card (same reading, opposite directions) count once.
-    fn add_loose_indices(&self, frame: &Mat, out: &mut Vec<CardDetection>) -> opencv::Result<()> {
+    /// Two corners of one card (same reading, opposite directions) count once. Returns the
+    /// loose network's window on each index added, by its index box.
+    fn add_loose_indices(
+        &self,
+        frame: &Mat,
+        out: &mut Vec<CardDetection>,
+    ) -> opencv::Result<Vec<([i32; 4], patch::Window)>> {
         // An outline read by one corner only may be two overlapping cards taken for one (the
         // one below showing its index, the one on top the rest): it is searched too.
         let read: Vec<[[f32; 2]; 4]> =
@@ -496,17 +504,19 @@ impl CardDetector {
                 kept.push(hit);
             }
         }
+        let mut windows = Vec::new();
         for hit in kept {
-            let b = hit.bbox;
+            let b = [hit.bbox.x, hit.bbox.y, hit.bbox.width, hit.bbox.height];
+            windows.extend(hit.window.map(|w| (b, w)));
             out.push(CardDetection {
                 card: Some(hit.card),
                 face: Face::Up,
                 confidence: hit.confidence,
                 quad: None,
-                index_boxes: vec![[b.x, b.y, b.width, b.height]],
+                index_boxes: vec![b],
             });
         }
-        Ok(())
+        Ok(windows)
     }
 
     /// Reads every corner the outlines `quads` may need (both corners of each, and of each end
@@ -571,10 +581,23 @@ impl CardDetector {
     /// A card outline's reading once the cards `ruled_out` are known to lie elsewhere: both
     /// corners read again by the network must agree on one of the other cards, as surely as a
     /// loose index must be read (a second choice, made once the first proved wrong, needs more
-    /// than a first). A loose index, with no outline, is not read again.
+    /// than a first). A loose index (`window`, the loose network's window on it) is read again
+    /// by the full loose network alike; it has one corner, so its second choice must be as sure.
     /// With both corner readers, where the network finds no other card the templates read the
     /// outline afresh: if they agree on a card not ruled out, it stands.
-    fn read_again(&self, frame: &Mat, det: &CardDetection, ruled_out: &[Card]) -> opencv::Result<Option<(Card, f32)>> {
+    fn read_again(
+        &self,
+        frame: &Mat,
+        det: &CardDetection,
+        window: Option<&patch::Window>,
+        ruled_out: &[Card],
+    ) -> opencv::Result<Option<(Card, f32)>> {
+        if let Some(window) = window.filter(|_| det.quad.is_none() && self.config.loose_reader != Reader::Templates) {
+            let patch = patch::cut(frame, window, patch::INDEX_W, patch::INDEX_H)?;
+            let reading = self.loose_net.full.read(&[&patch])?.remove(0);
+            let again = self.loose_memory.weigh_other_than(&reading, ruled_out);
+            return Ok(again.filter(|(card, p)| *p >= self.config.min_loose_confidence && !ruled_out.contains(card)));
+        }
         let Some(quad) = det.quad.filter(|_| self.config.corner_reader != Reader::Templates) else {
             return Ok(None);
         };
@@ -1482,6 +1505,40 @@ mod tests {
             read.extend(found.iter().filter_map(|d| d.card).map(|c| format!("table {i}: {c}")));
         }
         assert!(read.is_empty(), "backs read as cards: {read:?}");
+    }
+
+    #[test]
+    fn a_loose_index_read_again_is_read_as_another_card_or_none() {
+        use crate::render::face::{BackStyle, FaceStyle};
+        use crate::render::scene::Camera;
+        use crate::render::table::{Lighting, TableKind};
+        use crate::render::{PlacedCard, Renderer, Scene};
+        let card: Card = "3D".parse().unwrap();
+        let scene = Scene {
+            camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), 500.0, 0.1, 0.0),
+            table: TableKind::GreenFelt,
+            table_seed: 2,
+            lighting: Lighting::default(),
+            cards: vec![PlacedCard { card, face_up: true, centre: Pt::new(0.0, 0.0), angle: 0.2 }],
+            hand: None,
+            face_style: FaceStyle::default(),
+            back_style: BackStyle::default(),
+            blur_sigma: 0.6,
+            noise_sigma: 2.0,
+            noise_seed: 1,
+        };
+        let rendered = Renderer::new().render(&scene).unwrap();
+        // The loose network's window on the top-left index, as the loose search places it.
+        let [rank, pip] = rendered.truth[0].index_marks[0].map(|p| [p.x as f32, p.y as f32]);
+        let unit = dist(rank, pip);
+        let window = patch::index_window(rank, [(pip[0] - rank[0]) / unit, (pip[1] - rank[1]) / unit], unit);
+        let detector = CardDetector::new().unwrap();
+        let loose = CardDetection { card: None, face: Face::Up, confidence: 0.9, quad: None, index_boxes: Vec::new() };
+        let again =
+            |ruled_out: &[Card]| detector.read_again(&rendered.image, &loose, Some(&window), ruled_out).unwrap();
+        assert_eq!(again(&[]).map(|(c, _)| c), Some(card));
+        // Once the three of diamonds is known to lie elsewhere, it is not read here again.
+        assert!(again(&[card]).is_none_or(|(c, p)| c != card && p >= 0.6), "{:?}", again(&[card]));
     }
 
     #[test]

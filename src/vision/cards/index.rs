@@ -11,7 +11,7 @@ use super::detect::{box_centre, component, dist, inside, label_mask, min_channel
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::QuickFirst;
-use super::patch::{INDEX_H, INDEX_W, cut, index_window};
+use super::patch::{INDEX_H, INDEX_W, Window, cut, index_window};
 use crate::cards::{Card, Rank, Suit};
 
 /// One index read in the frame.
@@ -25,6 +25,9 @@ pub struct IndexHit {
     pub down: [f32; 2],
     /// Rank glyph height along `down`, pixels.
     pub size: f32,
+    /// The window the loose network reads the candidate in, image pixels: where it is read
+    /// again when this card proves to lie elsewhere (see `detect::one_of_each`).
+    pub window: Option<Window>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -397,7 +400,14 @@ impl PairReader<'_> {
         if conf < min_confidence {
             return Ok(None);
         }
-        Ok(Some(IndexHit { card: Card::new(rank, suit), confidence: conf, bbox: rect | s.rect, down, size: r.size }))
+        Ok(Some(IndexHit {
+            card: Card::new(rank, suit),
+            confidence: conf,
+            bbox: rect | s.rect,
+            down,
+            size: r.size,
+            window: None,
+        }))
     }
 }
 
@@ -620,7 +630,9 @@ impl LooseMarks {
     /// The hit a reading of candidate `c` makes, in the frame's own pixels.
     fn hit(&self, c: &Candidate, card: Card, confidence: f32) -> IndexHit {
         let (bbox, size) = self.frame_box(c);
-        IndexHit { card, confidence, bbox, down: c.down, size }
+        let spot = self.frame_spot(c);
+        let window = Some(index_window(spot.rank, spot.down, spot.unit));
+        IndexHit { card, confidence, bbox, down: c.down, size, window }
     }
 
     /// Every index the loose networks read among the candidates (the quick one first unless
@@ -815,6 +827,7 @@ mod tests {
             bbox: core::Rect::new(100, 100, 10, 24),
             down: [0.0, 1.0],
             size: 12.0,
+            window: None,
         };
         // Within a glyph height the first reader's card stands; further off the second reads
         // (a tight fan's next index can lie closer than one and a half).
