@@ -473,7 +473,9 @@ impl CardDetector {
                 // corner's index: the outline holds two cards, and this one is read too.
                 if d.card.is_some_and(|c| c != hit.card)
                     && d.index_boxes.len() == 1
-                    && d.index_boxes.iter().all(|b| dist(box_centre_of(b), centre) > 2.0 * hit.size)
+                    && d.index_boxes
+                        .iter()
+                        .all(|b| dist(box_centre(&core::Rect::new(b[0], b[1], b[2], b[3])), centre) > 2.0 * hit.size)
                 {
                     kept.push(hit);
                     continue;
@@ -749,11 +751,6 @@ fn one_of_each(
         }
     }
     Ok(())
-}
-
-/// The centre of an index box, `[x, y, width, height]`.
-fn box_centre_of(b: &[i32; 4]) -> [f32; 2] {
-    [b[0] as f32 + b[2] as f32 / 2.0, b[1] as f32 + b[3] as f32 / 2.0]
 }
 
 /// Both corners must agree; one corner alone is used at its own confidence.
@@ -1424,15 +1421,32 @@ fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::face::{BackStyle, FaceStyle};
+    use crate::render::scene::{CARD_MM, Camera};
+    use crate::render::table::{Lighting, TableKind};
+    use crate::render::{PlacedCard, Renderer, Scene};
+
+    /// `cards` on green felt seen from overhead, 1280x720, `view_width` mm across, tilted by
+    /// `tilt`; plain light, default faces and backs, a little blur and noise.
+    fn plain_scene(cards: Vec<PlacedCard>, view_width: f64, tilt: f64) -> Scene {
+        Scene {
+            camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), view_width, tilt, 0.0),
+            table: TableKind::GreenFelt,
+            table_seed: 0,
+            lighting: Lighting::default(),
+            cards,
+            hand: None,
+            face_style: FaceStyle::default(),
+            back_style: BackStyle::default(),
+            blur_sigma: 0.6,
+            noise_sigma: 2.0,
+            noise_seed: 1,
+        }
+    }
 
     /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
     /// than the one below it.
     fn read_end_to_end(cards: &[&str], step: f64) -> Vec<String> {
-        use crate::render::face::{BackStyle, FaceStyle};
-        use crate::render::scene::{CARD_MM, Camera};
-        use crate::render::table::{Lighting, TableKind};
-        use crate::render::{PlacedCard, Renderer, Scene};
-        let size = core::Size::new(1280, 720);
         // Laid as the renderer lays a cascade: along the cards' length.
         let angle: f64 = 0.3;
         let placed = cards.iter().enumerate().map(|(i, card)| {
@@ -1444,19 +1458,7 @@ mod tests {
                 angle,
             }
         });
-        let scene = Scene {
-            camera: Camera::overhead(size, Pt::new(0.0, 0.0), 700.0, 0.1, 0.0),
-            table: TableKind::GreenFelt,
-            table_seed: 4,
-            lighting: Lighting::default(),
-            cards: placed.collect(),
-            hand: None,
-            face_style: FaceStyle::default(),
-            back_style: BackStyle::default(),
-            blur_sigma: 0.6,
-            noise_sigma: 2.0,
-            noise_seed: 1,
-        };
+        let scene = Scene { table_seed: 4, ..plain_scene(placed.collect(), 700.0, 0.1) };
         let frame = Renderer::new().render(&scene).unwrap().image;
         let found = CardDetector::new().unwrap().detect(&frame).unwrap();
         let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
@@ -1466,11 +1468,7 @@ mod tests {
 
     #[test]
     fn card_backs_of_many_designs_are_not_read_as_cards() {
-        use crate::render::face::{BackStyle, FaceStyle};
         use crate::render::random::random_back_style;
-        use crate::render::scene::Camera;
-        use crate::render::table::{Lighting, TableKind};
-        use crate::render::{PlacedCard, Renderer, Scene};
         use rand::{Rng, SeedableRng};
         // Six face-down cards laid apart, each table with its own back design: a pale lattice's
         // crossings on a dark field can pass the glyph templates for a faint 5.
@@ -1488,17 +1486,11 @@ mod tests {
                 angle: 0.4 * k as f64 + 0.1 * i as f64,
             });
             let scene = Scene {
-                camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), 560.0, 0.2, 0.0),
                 table,
                 table_seed: i as u64,
-                lighting: Lighting::default(),
-                cards: cards.collect(),
-                hand: None,
-                face_style: FaceStyle::default(),
                 back_style: BackStyle { lattice: pale(&mut rng), ..random_back_style(&mut rng) },
-                blur_sigma: 0.6,
                 noise_seed: i as u64,
-                noise_sigma: 2.0,
+                ..plain_scene(cards.collect(), 560.0, 0.2)
             };
             let frame = Renderer::new().render(&scene).unwrap().image;
             let found = detector.detect(&frame).unwrap();
@@ -1509,24 +1501,9 @@ mod tests {
 
     #[test]
     fn a_loose_index_read_again_is_read_as_another_card_or_none() {
-        use crate::render::face::{BackStyle, FaceStyle};
-        use crate::render::scene::Camera;
-        use crate::render::table::{Lighting, TableKind};
-        use crate::render::{PlacedCard, Renderer, Scene};
         let card: Card = "3D".parse().unwrap();
-        let scene = Scene {
-            camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), 500.0, 0.1, 0.0),
-            table: TableKind::GreenFelt,
-            table_seed: 2,
-            lighting: Lighting::default(),
-            cards: vec![PlacedCard { card, face_up: true, centre: Pt::new(0.0, 0.0), angle: 0.2 }],
-            hand: None,
-            face_style: FaceStyle::default(),
-            back_style: BackStyle::default(),
-            blur_sigma: 0.6,
-            noise_sigma: 2.0,
-            noise_seed: 1,
-        };
+        let cards = vec![PlacedCard { card, face_up: true, centre: Pt::new(0.0, 0.0), angle: 0.2 }];
+        let scene = Scene { table_seed: 2, ..plain_scene(cards, 500.0, 0.1) };
         let rendered = Renderer::new().render(&scene).unwrap();
         // The loose network's window on the top-left index, as the loose search places it.
         let [rank, pip] = rendered.truth[0].index_marks[0].map(|p| [p.x as f32, p.y as f32]);
