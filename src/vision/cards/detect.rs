@@ -309,6 +309,12 @@ impl CardDetector {
                 continue;
             }
             let (card, confidence) = combine(&readings, self.config.min_confidence);
+            // A corner that read another card is no evidence for this one: its box goes, and the
+            // outline counts as read by one corner, so the loose search looks inside it (a card
+            // lying over another's end shows both indices in one corner window; see
+            // `add_loose_indices`).
+            let boxes =
+                boxes.into_iter().zip(&readings).filter(|(_, r)| Some(r.card) == card).map(|(b, _)| b).collect();
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
         }
         let windows = self.add_loose_indices(frame, &mut out)?;
