@@ -168,20 +168,27 @@ impl BackProfile {
     }
 
     /// The face-down call for one outline with this back calibrated: `Some(confidence)` when face
-    /// down, `None` when face up. `read` says whether its corners gave a confident reading;
-    /// `paper` is its white-paper fraction; `plain` is the call made without a calibration.
+    /// down, `None` when face up, and whether it matched the back. `read` says whether its
+    /// corners gave a confident reading; `paper` is its white-paper fraction; `plain` is the call
+    /// made without a calibration.
     ///
     /// An outline that matches the back is face down, whatever its paper fraction, unless its
     /// index was read; one that clearly does not match is face up when it shows enough paper to
     /// be a face (a court card whose picture hides most of its white); in between, the plain call.
-    pub fn face_down(&self, card: &Mat, read: bool, paper: f64, plain: Option<f32>) -> opencv::Result<Option<f32>> {
+    pub fn face_down(
+        &self,
+        card: &Mat,
+        read: bool,
+        paper: f64,
+        plain: Option<f32>,
+    ) -> opencv::Result<(Option<f32>, bool)> {
         let s = self.similarity(card)?;
         Ok(if s >= MATCH && !read {
-            Some(s)
+            (Some(s), true)
         } else if s < NO_MATCH && (read || paper >= FACE_PAPER) {
-            None
+            (None, false)
         } else {
-            plain
+            (plain, false)
         })
     }
 
@@ -409,6 +416,20 @@ mod tests {
             let s = profile.similarity(&face).unwrap();
             assert!(s < NO_MATCH, "{code}: {s}");
         }
+    }
+
+    #[test]
+    fn only_an_unread_outline_like_the_back_is_called_a_match() {
+        let style = BackStyle::default();
+        let back = rectified(&draw_back(&style, 400).unwrap());
+        let profile = BackProfile::from_cards(std::slice::from_ref(&back)).unwrap().unwrap();
+        let face = rectified(&draw_face("7H".parse().unwrap(), &FaceStyle::default(), 400).unwrap());
+        // The back: face down and a match, whatever the plain call; unless an index was read.
+        let (down, matched) = profile.face_down(&back, false, 0.2, None).unwrap();
+        assert!(down.is_some_and(|s| s >= MATCH) && matched);
+        assert_eq!(profile.face_down(&back, true, 0.2, None).unwrap(), (None, false));
+        // A face with paper: up, and no match, even where the plain call said down.
+        assert_eq!(profile.face_down(&face, false, 0.6, Some(0.4)).unwrap(), (None, false));
     }
 
     #[test]

@@ -263,6 +263,8 @@ impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
+        // Outlines that match the calibrated back: their pattern is not searched for indices.
+        let mut backs = Vec::new();
         let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
         let pre = self.read_all_corners(frame, cards.iter().chain(&cascades))?;
         for quad in cascades {
@@ -296,7 +298,11 @@ impl CardDetector {
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
                 let read = combine(&readings, self.config.min_confidence).0.is_some();
-                down = back.face_down(&rectify(frame, &quad)?, read, paper, down)?;
+                let matched;
+                (down, matched) = back.face_down(&rectify(frame, &quad)?, read, paper, down)?;
+                if matched {
+                    backs.push(quad);
+                }
             }
             if let Some(confidence) = down {
                 out.push(CardDetection {
@@ -317,7 +323,7 @@ impl CardDetector {
                 boxes.into_iter().zip(&readings).filter(|(_, r)| Some(r.card) == card).map(|(b, _)| b).collect();
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
         }
-        let windows = self.add_loose_indices(frame, &mut out)?;
+        let windows = self.add_loose_indices(frame, &mut out, &backs)?;
         one_of_each(&mut out, |d, placed| {
             let window = windows.iter().find(|(b, _)| d.index_boxes.first() == Some(b)).map(|(_, w)| w);
             self.read_again(frame, d, window, placed)
@@ -446,18 +452,16 @@ impl CardDetector {
     }
 
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
-    /// Two corners of one card (same reading, opposite directions) count once. Returns the
-    /// loose network's window on each index added, by its index box.
+    /// Two corners of one card (same reading, opposite directions) count once; the outlines that
+    /// match the calibrated back (`backs`) are not searched. Returns the loose network's window
+    /// on each index added, by its index box.
     fn add_loose_indices(
         &self,
         frame: &Mat,
         out: &mut Vec<CardDetection>,
+        backs: &[Quad],
     ) -> opencv::Result<Vec<([i32; 4], patch::Window)>> {
-        // An outline read by one corner only may be two overlapping cards taken for one (the
-        // one below showing its index, the one on top the rest): it is searched too.
-        let read: Vec<[[f32; 2]; 4]> =
-            out.iter().filter(|d| d.card.is_some() && d.index_boxes.len() >= 2).filter_map(|d| d.quad).collect();
-        let hits = self.loose_indices(frame, &read)?;
+        let hits = self.loose_indices(frame, &unsearched(out, backs))?;
         // An unread outline holding indices of two different cards is a group of overlapping
         // cards taken for one: it goes, and the indices speak for the cards.
         out.retain(|d| {
@@ -713,6 +717,22 @@ impl CornerReadings {
         let blank = |corner| self.0.iter().any(|(q, c, _, blank)| q == quad && *c == corner && *blank);
         blank(Corner::TopLeft) && blank(Corner::BottomRight)
     }
+}
+
+/// The outlines the loose index search leaves out: those read at both corners, and those that
+/// match the calibrated back (`backs`). An outline read by one corner only may be two overlapping
+/// cards taken for one (the one below showing its index, the one on top the rest), so it is
+/// searched. A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper,
+/// and one face-down card gave 414 candidates to read (over 100 ms). Without a calibration a
+/// face-down call is not sure enough to leave an outline out: a court card in a merged outline
+/// is taken for a back and found by its index.
+fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
+    found
+        .iter()
+        .filter(|d| d.card.is_some() && d.index_boxes.len() >= 2)
+        .filter_map(|d| d.quad)
+        .chain(backs.iter().copied())
+        .collect()
 }
 
 /// The two ends of an outline too long for one card, each a card long (measured from the
@@ -1608,6 +1628,26 @@ mod tests {
 
     fn cards_of(found: &[CardDetection]) -> Vec<Option<String>> {
         found.iter().map(|d| d.card.map(|c| c.to_string())).collect()
+    }
+
+    #[test]
+    fn the_loose_search_leaves_out_cards_read_at_both_corners_and_calibrated_backs() {
+        let at = |x: f32| [[x, 0.0], [x + 50.0, 0.0], [x + 50.0, 80.0], [x, 80.0]];
+        let outline = |card: Option<&str>, x: f32, boxes: usize| CardDetection {
+            card: card.map(|c| c.parse().unwrap()),
+            face: if card.is_some() { Face::Up } else { Face::Down },
+            confidence: 0.9,
+            quad: Some(at(x)),
+            index_boxes: vec![[0, 0, 5, 5]; boxes],
+        };
+        let found = [
+            outline(Some("5D"), 0.0, 2),   // both corners: left out
+            outline(Some("QS"), 100.0, 1), // one corner: maybe two cards, searched
+            outline(None, 200.0, 0),       // taken for a back, uncalibrated: searched
+            outline(None, 300.0, 0),       // matches the calibrated back: left out
+            read_as("7H", 0.9),            // a loose index: no outline
+        ];
+        assert_eq!(unsearched(&found, &[at(300.0)]), [at(0.0), at(300.0)]);
     }
 
     #[test]
