@@ -3,7 +3,7 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::back::BackProfile;
+use super::back::{self, BackProfile};
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
 use super::enroll::{DeckProfile, EnrolledPatch};
 use super::enrolled::Memory;
@@ -263,7 +263,7 @@ impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
-        // Outlines that match the calibrated back: their pattern is not searched for indices.
+        // Outlines surely face down: their pattern is not searched for indices (see `unsearched`).
         let mut backs = Vec::new();
         let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
         let pre = self.read_all_corners(frame, cards.iter().chain(&cascades))?;
@@ -305,6 +305,11 @@ impl CardDetector {
                 }
             }
             if let Some(confidence) = down {
+                // Uncalibrated, a back is sure when the corner network is sure both corners are
+                // blank and too little of it is paper for a face (see `back::FACE_PAPER`).
+                if self.back.is_none() && pre.both_blank(&quad) && paper < back::FACE_PAPER {
+                    backs.push(quad);
+                }
                 out.push(CardDetection {
                     card: None,
                     face: Face::Down,
@@ -719,13 +724,15 @@ impl CornerReadings {
     }
 }
 
-/// The outlines the loose index search leaves out: those read at both corners, and those that
-/// match the calibrated back (`backs`). An outline read by one corner only may be two overlapping
-/// cards taken for one (the one below showing its index, the one on top the rest), so it is
-/// searched. A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper,
-/// and one face-down card gave 414 candidates to read (over 100 ms). Without a calibration a
-/// face-down call is not sure enough to leave an outline out: a court card in a merged outline
-/// is taken for a back and found by its index.
+/// The outlines the loose index search leaves out: those read at both corners, and the cards
+/// surely face down (`backs`). An outline read by one corner only may be two overlapping cards
+/// taken for one (the one below showing its index, the one on top the rest), so it is searched.
+/// A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper, and one
+/// face-down card gave 414 candidates to read (over 100 ms). A face-down call alone is not sure
+/// enough: on real photos, court cards in merged outlines (half of them paper, their corners
+/// blank) were taken for backs and found by their indices. So a back is sure when it matches the
+/// calibrated back, or, uncalibrated, when both its corners are surely blank and it holds too
+/// little paper for a face.
 fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
     found
         .iter()
@@ -1643,8 +1650,8 @@ mod tests {
         let found = [
             outline(Some("5D"), 0.0, 2),   // both corners: left out
             outline(Some("QS"), 100.0, 1), // one corner: maybe two cards, searched
-            outline(None, 200.0, 0),       // taken for a back, uncalibrated: searched
-            outline(None, 300.0, 0),       // matches the calibrated back: left out
+            outline(None, 200.0, 0),       // taken for a back, but not surely: searched
+            outline(None, 300.0, 0),       // surely a back: left out
             read_as("7H", 0.9),            // a loose index: no outline
         ];
         assert_eq!(unsearched(&found, &[at(300.0)]), [at(0.0), at(300.0)]);
