@@ -108,25 +108,35 @@ fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option
     let data = frame.data_bytes()?;
     let (last_x, last_y) = (i64::from(cols) - 1, i64::from(rows) - 1);
     let mut out = vec![0u8; (w * h * 3) as usize];
-    let cells = (0..h).flat_map(|y| (0..w).map(move |x| (x, y)));
-    for ((x, y), px) in cells.zip(out.chunks_exact_mut(3)) {
-        // A last-bit difference from `apply` moves a sample across a 32nd of a pixel only at an
-        // exact half: no patch of the real photos changed.
-        let p = m.apply_quick(Pt::new(f64::from(x), f64::from(y)));
-        // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
-        let (sx, sy) = (fixed_32(p.x), fixed_32(p.y));
-        let (x0, y0) = (sx >> 5, sy >> 5);
-        let (ax, ay) = ((sx & 31) as u32, (sy & 31) as u32);
-        // The four neighbours' weights in 1024ths: the bilinear blend in whole numbers, the
-        // same bytes as in floating point (where every term is exact too), at less cost.
-        let weights = [(32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay];
-        // Replicated borders: each of the four neighbours clamped into the frame.
-        let (c0, c1) = (x0.clamp(0, last_x) as usize * 3, (x0 + 1).clamp(0, last_x) as usize * 3);
-        let (r0, r1) = (y0.clamp(0, last_y) as usize * step, (y0 + 1).clamp(0, last_y) as usize * step);
-        let near = [r0 + c0, r0 + c1, r1 + c0, r1 + c1].map(|i| &data[i..i + 3]);
-        for (c, v) in px.iter_mut().enumerate() {
-            let sum: u32 = near.iter().zip(weights).map(|(n, w)| u32::from(n[c]) * w).sum();
-            *v = ((sum + 512) >> 10) as u8;
+    // Each row's sample points first, then its pixels: the points' divisions, free of the
+    // sampling between them, overlap one another.
+    let mut points = vec![(0i64, 0i64); w as usize];
+    for (y, row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
+        for (x, point) in points.iter_mut().enumerate() {
+            // A last-bit difference from `apply` moves a sample across a 32nd of a pixel only at
+            // an exact half: no patch of the real photos changed.
+            let p = m.apply_quick(Pt::new(x as f64, y as f64));
+            // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
+            *point = (fixed_32(p.x), fixed_32(p.y));
+        }
+        for (&(sx, sy), px) in points.iter().zip(row.chunks_exact_mut(3)) {
+            let (x0, y0) = (sx >> 5, sy >> 5);
+            let (ax, ay) = ((sx & 31) as u32, (sy & 31) as u32);
+            // The four neighbours' weights in 1024ths: the bilinear blend in whole numbers, the
+            // same bytes as in floating point (where every term is exact too), at less cost.
+            let [w00, w01, w10, w11] = [(32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay];
+            // Replicated borders: each of the four neighbours clamped into the frame.
+            let (c0, c1) = (x0.clamp(0, last_x) as usize * 3, (x0 + 1).clamp(0, last_x) as usize * 3);
+            let (r0, r1) = (y0.clamp(0, last_y) as usize * step, (y0 + 1).clamp(0, last_y) as usize * step);
+            let pixel = |at: usize| -> [u32; 3] {
+                let p = &data[at..at + 3];
+                [u32::from(p[0]), u32::from(p[1]), u32::from(p[2])]
+            };
+            let (a, b, c, d) = (pixel(r0 + c0), pixel(r0 + c1), pixel(r1 + c0), pixel(r1 + c1));
+            for k in 0..3 {
+                let sum = a[k] * w00 + b[k] * w01 + c[k] * w10 + d[k] * w11;
+                px[k] = ((sum + 512) >> 10) as u8;
+            }
         }
     }
     Ok(Some(out))
