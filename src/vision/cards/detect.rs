@@ -457,9 +457,9 @@ impl CardDetector {
     }
 
     /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
-    /// Two corners of one card (same reading, opposite directions) count once; the outlines that
-    /// match the calibrated back (`backs`) are not searched. Returns the loose network's window
-    /// on each index added, by its index box.
+    /// Two corners of one card (same reading, opposite directions) count once; the cards surely
+    /// face down (`backs`) are not searched (see `unsearched`). Returns the loose network's
+    /// window on each index added, by its index box.
     fn add_loose_indices(
         &self,
         frame: &Mat,
@@ -1638,7 +1638,7 @@ mod tests {
     }
 
     #[test]
-    fn the_loose_search_leaves_out_cards_read_at_both_corners_and_calibrated_backs() {
+    fn the_loose_search_leaves_out_cards_read_at_both_corners_and_sure_backs() {
         let at = |x: f32| [[x, 0.0], [x + 50.0, 0.0], [x + 50.0, 80.0], [x, 80.0]];
         let outline = |card: Option<&str>, x: f32, boxes: usize| CardDetection {
             card: card.map(|c| c.parse().unwrap()),
