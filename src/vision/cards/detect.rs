@@ -729,8 +729,8 @@ impl CornerReadings {
 /// taken for one (the one below showing its index, the one on top the rest), so it is searched.
 /// A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper, and one
 /// face-down card gave 414 candidates to read (over 100 ms). A face-down call alone is not sure
-/// enough: on real photos, court cards in merged outlines (half of them paper, their corners
-/// blank) were taken for backs and found by their indices. So a back is sure when it matches the
+/// enough: on real photos, merged outlines of face-up cards (half of them paper, their corners
+/// blank) were taken for backs, and the cards were found by their indices. So a back is sure when it matches the
 /// calibrated back, or, uncalibrated, when both its corners are surely blank and it holds too
 /// little paper for a face.
 fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
