@@ -290,10 +290,14 @@ impl CardDetector {
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
-            let paper = if readings.is_empty() || self.back.is_some() {
-                paper_fraction(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?
+            let small = if readings.is_empty() || self.back.is_some() {
+                Some(rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)
             } else {
-                1.0
+                None
+            };
+            let paper = match &small {
+                Some(card) => paper_fraction(card)?,
+                None => 1.0,
             };
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
             if let Some(back) = &self.back {
@@ -306,8 +310,8 @@ impl CardDetector {
             }
             if let Some(confidence) = down {
                 // Uncalibrated, a back is sure when the corner network is sure both corners are
-                // blank and too little of it is paper for a face (see `back::FACE_PAPER`).
-                if self.back.is_none() && pre.both_blank(&quad) && paper < back::FACE_PAPER {
+                // blank and its paper is not a face's.
+                if self.back.is_none() && pre.both_blank(&quad) && sure_back(small.as_ref(), paper)? {
                     backs.push(quad);
                 }
                 out.push(CardDetection {
@@ -724,6 +728,19 @@ impl CornerReadings {
     }
 }
 
+/// Whether an outline taken for face down (`card`, rectified at a quarter size, with `paper`
+/// its paper fraction) holds too little paper for a face (`back::FACE_PAPER`), or, inside its
+/// margin, paper only in thin lines: a back's pale lattice (`back::LINED_PAPER`).
+fn sure_back(card: Option<&Mat>, paper: f64) -> opencv::Result<bool> {
+    if paper < back::FACE_PAPER {
+        return Ok(true);
+    }
+    Ok(match card {
+        Some(card) => solid_paper_fraction(card)? < back::LINED_PAPER,
+        None => false,
+    })
+}
+
 /// The outlines the loose index search leaves out: those read at both corners, and the cards
 /// surely face down (`backs`). An outline read by one corner only may be two overlapping cards
 /// taken for one (the one below showing its index, the one on top the rest), so it is searched.
@@ -1082,15 +1099,31 @@ pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
 
 /// Fraction of a rectified card's pixels that look like white paper.
 fn paper_fraction(card: &Mat) -> opencv::Result<f64> {
+    let paper = paper_mask(card)?;
+    Ok(f64::from(core::count_non_zero(&paper)?) / (card.rows() * card.cols()) as f64)
+}
+
+/// The share of a (quarter-size) rectified card's inside (its margin left out) that is paper in
+/// patches wider than a thin line: a face's background stays, the pale lines of a back's lattice
+/// go.
+fn solid_paper_fraction(card: &Mat) -> opencv::Result<f64> {
+    let (w, h) = (card.cols(), card.rows());
+    let inset = (w as f32 * 0.12).round() as i32;
+    let solid = morph(&paper_mask(card)?, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 3)?;
+    let inside = Mat::roi(&solid, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?;
+    Ok(f64::from(core::count_non_zero(&inside)?) / (inside.rows() * inside.cols()) as f64)
+}
+
+/// Where a BGR card is paper: bright in every channel relative to the brightest part of it.
+fn paper_mask(card: &Mat) -> opencv::Result<Mat> {
     let low = min_channel(card)?;
     let mut gray = Mat::default();
     imgproc::cvt_color_def(card, &mut gray, imgproc::COLOR_BGR2GRAY)?;
-    // Bright in every channel relative to the brightest part of this card.
     let mut max = 0.0;
     core::min_max_loc(&gray, None, Some(&mut max), None, None, &core::no_array())?;
     let mut paper = Mat::default();
     imgproc::threshold(&low, &mut paper, max * 0.7, 255.0, imgproc::THRESH_BINARY)?;
-    Ok(f64::from(core::count_non_zero(&paper)?) / (card.rows() * card.cols()) as f64)
+    Ok(paper)
 }
 
 /// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
@@ -1497,6 +1530,33 @@ mod tests {
         let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
         read.sort();
         read
+    }
+
+    #[test]
+    fn backs_are_sure_by_their_paper_and_faces_are_not() {
+        use crate::render::face::{FaceStyle, bgr, draw_back, draw_face};
+        // At the quarter size the detector judges paper at, as the frame's pixels would give it.
+        let quarter = |card: &Mat| {
+            let mut out = Mat::default();
+            let size = core::Size::new(CARD_W / 4, CARD_H / 4);
+            imgproc::resize(card, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA).unwrap();
+            out
+        };
+        let sure = |card: &Mat| {
+            let card = quarter(card);
+            sure_back(Some(&card), paper_fraction(&card).unwrap()).unwrap()
+        };
+        let dark = BackStyle::default();
+        assert!(sure(&draw_back(&dark, 400).unwrap()), "a dark lattice");
+        // White lines on a dark field: plenty of paper, but all of it in thin lines.
+        let white = BackStyle { field: bgr(30, 40, 120), lattice: bgr(250, 250, 250), ..dark };
+        let back = quarter(&draw_back(&white, 400).unwrap());
+        assert!(paper_fraction(&back).unwrap() >= back::FACE_PAPER, "white lines are paper");
+        assert!(sure(&draw_back(&white, 400).unwrap()), "a white lattice");
+        for code in ["AS", "7H", "KD", "QC", "JS", "10D"] {
+            let face = draw_face(code.parse().unwrap(), &FaceStyle::default(), 400).unwrap();
+            assert!(!sure(&face), "{code}");
+        }
     }
 
     #[test]
