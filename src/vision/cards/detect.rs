@@ -1550,8 +1550,8 @@ mod tests {
         assert!(sure(&draw_back(&dark, 400).unwrap()), "a dark lattice");
         // White lines on a dark field: plenty of paper, but all of it in thin lines.
         let white = BackStyle { field: bgr(30, 40, 120), lattice: bgr(250, 250, 250), ..dark };
-        let back = quarter(&draw_back(&white, 400).unwrap());
-        assert!(paper_fraction(&back).unwrap() >= back::FACE_PAPER, "white lines are paper");
+        let lined = quarter(&draw_back(&white, 400).unwrap());
+        assert!(paper_fraction(&lined).unwrap() >= back::FACE_PAPER, "white lines are paper");
         assert!(sure(&draw_back(&white, 400).unwrap()), "a white lattice");
         for code in ["AS", "7H", "KD", "QC", "JS", "10D"] {
             let face = draw_face(code.parse().unwrap(), &FaceStyle::default(), 400).unwrap();
