@@ -1534,29 +1534,37 @@ mod tests {
 
     #[test]
     fn backs_are_sure_by_their_paper_and_faces_are_not() {
-        use crate::render::face::{FaceStyle, bgr, draw_back, draw_face};
+        use crate::render::face::{bgr, draw_back, draw_face};
+        use crate::render::random::{random_back_style, random_face_style, vary_face_style};
+        use rand::SeedableRng;
         // At the quarter size the detector judges paper at, as the frame's pixels would give it.
-        let quarter = |card: &Mat| {
+        let quarter = |card: Mat| {
             let mut out = Mat::default();
             let size = core::Size::new(CARD_W / 4, CARD_H / 4);
-            imgproc::resize(card, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA).unwrap();
+            imgproc::resize(&card, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA).unwrap();
             out
         };
-        let sure = |card: &Mat| {
-            let card = quarter(card);
-            sure_back(Some(&card), paper_fraction(&card).unwrap()).unwrap()
-        };
-        let dark = BackStyle::default();
-        assert!(sure(&draw_back(&dark, 400).unwrap()), "a dark lattice");
-        // White lines on a dark field: plenty of paper, but all of it in thin lines.
-        let white = BackStyle { field: bgr(30, 40, 120), lattice: bgr(250, 250, 250), ..dark };
-        let lined = quarter(&draw_back(&white, 400).unwrap());
-        assert!(paper_fraction(&lined).unwrap() >= back::FACE_PAPER, "white lines are paper");
-        assert!(sure(&draw_back(&white, 400).unwrap()), "a white lattice");
-        for code in ["AS", "7H", "KD", "QC", "JS", "10D"] {
-            let face = draw_face(code.parse().unwrap(), &FaceStyle::default(), 400).unwrap();
-            assert!(!sure(&face), "{code}");
+        let sure = |card: &Mat| sure_back(Some(card), paper_fraction(card).unwrap()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        // Faces of many decks, picture courts among them: never a sure back.
+        for _ in 0..30 {
+            let mut style = random_face_style(&mut rng, &[]);
+            vary_face_style(&mut style, &mut rng);
+            for code in ["JS", "QH", "KD", "AS", "5H", "10C"] {
+                let face = quarter(draw_face(code.parse().unwrap(), &style, 300).unwrap());
+                assert!(!sure(&face), "{code} of {style:?}");
+            }
         }
+        // Backs of many designs: always.
+        for _ in 0..50 {
+            let style = random_back_style(&mut rng);
+            assert!(sure(&quarter(draw_back(&style, 300).unwrap())), "{style:?}");
+        }
+        // White lines on a dark field: plenty of paper, but all of it in thin lines.
+        let white = BackStyle { field: bgr(30, 40, 120), lattice: bgr(250, 250, 250), ..BackStyle::default() };
+        let lined = quarter(draw_back(&white, 400).unwrap());
+        assert!(paper_fraction(&lined).unwrap() >= back::FACE_PAPER, "white lines are paper");
+        assert!(sure(&lined), "a white lattice");
     }
 
     #[test]
