@@ -48,7 +48,8 @@ pub const FACE_PAPER: f64 = 0.3;
 /// A card whose inside (its margin left out) is under this share paper once thin lines are
 /// opened away shows white only in the lines of a pattern: a back. The 141 synthetic backs of
 /// four seed sets keep at most 0.06 (lattices of white lines among them); the merged outlines of
-/// face-up cards on real photos that were taken for backs keep 0.35 to 0.48.
+/// face-up cards on real photos that were taken for backs keep 0.35 to 0.48, and rendered faces of
+/// 40 random deck styles, picture courts among them, at least 0.22.
 pub const LINED_PAPER: f64 = 0.1;
 
 /// The appearance of one rectified card (or the mean of several).
