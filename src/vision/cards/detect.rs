@@ -311,7 +311,11 @@ impl CardDetector {
             if let Some(confidence) = down {
                 // Uncalibrated, a back is sure when the corner network is sure both corners are
                 // blank and its paper is not a face's.
-                if self.back.is_none() && pre.both_blank(&quad) && sure_back(small.as_ref(), paper)? {
+                if self.back.is_none()
+                    && pre.both_blank(&quad)
+                    && let Some(card) = &small
+                    && sure_back(card, paper)?
+                {
                     backs.push(quad);
                 }
                 out.push(CardDetection {
@@ -528,7 +532,7 @@ impl CardDetector {
         let mut windows = Vec::new();
         for hit in kept {
             let b = [hit.bbox.x, hit.bbox.y, hit.bbox.width, hit.bbox.height];
-            windows.extend(hit.window.map(|w| (b, w)));
+            windows.push((b, hit.window));
             out.push(CardDetection {
                 card: Some(hit.card),
                 face: Face::Up,
@@ -731,14 +735,8 @@ impl CornerReadings {
 /// Whether an outline taken for face down (`card`, rectified at a quarter size, with `paper`
 /// its paper fraction) holds too little paper for a face (`back::FACE_PAPER`), or, inside its
 /// margin, paper only in thin lines: a back's pale lattice (`back::LINED_PAPER`).
-fn sure_back(card: Option<&Mat>, paper: f64) -> opencv::Result<bool> {
-    if paper < back::FACE_PAPER {
-        return Ok(true);
-    }
-    Ok(match card {
-        Some(card) => solid_paper_fraction(card)? < back::LINED_PAPER,
-        None => false,
-    })
+fn sure_back(card: &Mat, paper: f64) -> opencv::Result<bool> {
+    Ok(paper < back::FACE_PAPER || solid_paper_fraction(card)? < back::LINED_PAPER)
 }
 
 /// The outlines the loose index search leaves out: those read at both corners, and the cards
@@ -747,9 +745,9 @@ fn sure_back(card: Option<&Mat>, paper: f64) -> opencv::Result<bool> {
 /// A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper, and one
 /// face-down card gave 414 candidates to read (over 100 ms). A face-down call alone is not sure
 /// enough: on real photos, merged outlines of face-up cards (half of them paper, their corners
-/// blank) were taken for backs, and the cards were found by their indices. So a back is sure when it matches the
-/// calibrated back, or, uncalibrated, when both its corners are surely blank and it holds too
-/// little paper for a face.
+/// blank) were taken for backs, and the cards were found by their indices. So a back is sure
+/// when it matches the calibrated back, or, uncalibrated, when both its corners are surely blank
+/// and its paper is not a face's (`sure_back`).
 fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
     found
         .iter()
@@ -1544,7 +1542,7 @@ mod tests {
             imgproc::resize(&card, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA).unwrap();
             out
         };
-        let sure = |card: &Mat| sure_back(Some(card), paper_fraction(card).unwrap()).unwrap();
+        let sure = |card: &Mat| sure_back(card, paper_fraction(card).unwrap()).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         // Faces of many decks, picture courts among them: never a sure back.
         for _ in 0..30 {

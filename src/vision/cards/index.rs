@@ -27,7 +27,7 @@ pub struct IndexHit {
     pub size: f32,
     /// The window the loose network reads the candidate in, image pixels: where it is read
     /// again when this card proves to lie elsewhere (see `detect::one_of_each`).
-    pub window: Option<Window>,
+    pub window: Window,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -335,16 +335,10 @@ struct PairReader<'a> {
 }
 
 impl PairReader<'_> {
-    /// The index whose rank is the blobs `ids` (bounding box `rect`; `r` the first) and whose
-    /// pip is `s`, turned so that `down` points down; `None` below the confidence wanted.
-    fn read(
-        &self,
-        ids: &[i32],
-        rect: core::Rect,
-        r: &Blob,
-        s: &Blob,
-        down: [f32; 2],
-    ) -> opencv::Result<Option<IndexHit>> {
+    /// The card and confidence of the index whose rank is the blobs `ids` (bounding box `rect`)
+    /// and whose pip is `s`, turned so that `down` points down; `None` below the confidence
+    /// wanted.
+    fn read(&self, ids: &[i32], rect: core::Rect, s: &Blob, down: [f32; 2]) -> opencv::Result<Option<(Card, f32)>> {
         let (labels, min_confidence) = (self.labels, self.min_confidence);
         let suit_glyph = GlyphFeature::from_mask(&upright_mask(labels, &[s.id], s.rect, down)?)?;
         let rank_glyph = GlyphFeature::from_mask(&upright_mask(labels, ids, rect, down)?)?;
@@ -410,14 +404,7 @@ impl PairReader<'_> {
         if conf < min_confidence {
             return Ok(None);
         }
-        Ok(Some(IndexHit {
-            card: Card::new(rank, suit),
-            confidence: conf,
-            bbox: rect | s.rect,
-            down,
-            size: r.size,
-            window: None,
-        }))
+        Ok(Some((Card::new(rank, suit), conf)))
     }
 }
 
@@ -641,7 +628,7 @@ impl LooseMarks {
     fn hit(&self, c: &Candidate, card: Card, confidence: f32) -> IndexHit {
         let (bbox, size) = self.frame_box(c);
         let spot = self.frame_spot(c);
-        let window = Some(index_window(spot.rank, spot.down, spot.unit));
+        let window = index_window(spot.rank, spot.down, spot.unit);
         IndexHit { card, confidence, bbox, down: c.down, size, window }
     }
 
@@ -703,8 +690,8 @@ impl LooseMarks {
             if settled {
                 continue;
             }
-            if let Some(read) = pair.read(&c.ids, c.rect, &c.rank, &c.pip, c.down)? {
-                hits.push((self.hit(c, read.card, read.confidence), c.marks()));
+            if let Some((card, confidence)) = pair.read(&c.ids, c.rect, &c.pip, c.down)? {
+                hits.push((self.hit(c, card, confidence), c.marks()));
             }
         }
         Ok(best_first(hits).0)
@@ -837,7 +824,7 @@ mod tests {
             bbox: core::Rect::new(100, 100, 10, 24),
             down: [0.0, 1.0],
             size: 12.0,
-            window: None,
+            window: [[95.0, 88.0], [115.0, 88.0], [115.0, 124.0], [95.0, 124.0]],
         };
         // Within a glyph height the first reader's card stands; further off the second reads
         // (a tight fan's next index can lie closer than one and a half).
