@@ -17,13 +17,14 @@ const LOOSE_MODEL: &[u8] = include_bytes!("../../../models/card_index_loose.onnx
 const CORNER_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_corner_quick.onnx");
 const LOOSE_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_loose_quick.onnx");
 
-/// A quick network's reading stands when it reads a card at least this surely, or no index at
-/// least `SURE_NOTHING` surely (as sure as the loose search needs to leave a candidate unread by
-/// the templates: `index::SURE_BLANK`). Of the held-out typefaces' corner patches, the quick
-/// network settles two in three at these bars; it misreads 17 of them, and the full network 16
-/// of those same 17 (models/README.md). Lower bars misread cards on real photos that the full
-/// network reads right.
-const SURE_CARD: f32 = 0.9;
+/// A quick network's reading stands when it reads a card at least this surely (its own bar,
+/// `QuickFirst::sure_card`), or no index at least `SURE_NOTHING` surely (as sure as the loose
+/// search needs to leave a candidate unread by the templates: `index::SURE_BLANK`). Each bar is
+/// chosen on the held-out typefaces' patches so that the readings left standing add no more
+/// than a few errors in ten thousand to the full network's (models/README.md, "The quick
+/// networks"). Lower bars misread cards on real photos that the full network reads right.
+const SURE_CARD_CORNER: f32 = 0.91;
+const SURE_CARD_LOOSE: f32 = 0.9;
 const SURE_NOTHING: f32 = super::index::SURE_BLANK;
 
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
@@ -86,10 +87,11 @@ impl NetReading {
         self.ranks[RANKS - 1].max(self.suits[SUITS - 1])
     }
 
-    /// Whether a quick network's reading is sure enough to stand (see `QuickFirst`).
-    fn settled(&self) -> bool {
+    /// Whether a quick network's reading is sure enough to stand, a card being read at
+    /// `sure_card` or more (see `QuickFirst`).
+    fn settled(&self, sure_card: f32) -> bool {
         match self.card() {
-            Some((_, p)) => p >= SURE_CARD,
+            Some((_, p)) => p >= sure_card,
             None => self.nothing() >= SURE_NOTHING,
         }
     }
@@ -191,6 +193,8 @@ impl IndexNet {
 pub struct QuickFirst {
     quick: IndexNet,
     pub full: IndexNet,
+    /// How surely the quick network must read a card for its reading to stand.
+    sure_card: f32,
 }
 
 impl QuickFirst {
@@ -199,12 +203,17 @@ impl QuickFirst {
         Ok(QuickFirst {
             quick: IndexNet::from_onnx(CORNER_QUICK_MODEL, CORNER_W, CORNER_H)?,
             full: IndexNet::corner()?,
+            sure_card: SURE_CARD_CORNER,
         })
     }
 
     /// The loose candidates' pair of networks.
     pub fn loose() -> opencv::Result<QuickFirst> {
-        Ok(QuickFirst { quick: IndexNet::from_onnx(LOOSE_QUICK_MODEL, INDEX_W, INDEX_H)?, full: IndexNet::loose()? })
+        Ok(QuickFirst {
+            quick: IndexNet::from_onnx(LOOSE_QUICK_MODEL, INDEX_W, INDEX_H)?,
+            full: IndexNet::loose()?,
+            sure_card: SURE_CARD_LOOSE,
+        })
     }
 
     /// Reads patches, quick network first unless `full_only`: a reading of it stands where it is
@@ -215,7 +224,7 @@ impl QuickFirst {
             return self.full.read(patches);
         }
         let mut readings = self.quick.read(patches)?;
-        let unsure: Vec<usize> = (0..readings.len()).filter(|&i| !readings[i].settled()).collect();
+        let unsure: Vec<usize> = (0..readings.len()).filter(|&i| !readings[i].settled(self.sure_card)).collect();
         let again = self.full.read(&unsure.iter().map(|&i| patches[i]).collect::<Vec<_>>())?;
         for (i, reading) in unsure.into_iter().zip(again) {
             readings[i] = reading;
@@ -255,7 +264,7 @@ mod tests {
         let full = nets.full.read(&all).unwrap();
         let read = nets.read(&all, false).unwrap();
         for i in 0..patches.len() {
-            let expected = if quick[i].settled() { &quick[i] } else { &full[i] };
+            let expected = if quick[i].settled(nets.sure_card) { &quick[i] } else { &full[i] };
             assert_eq!(&read[i], expected, "corner {i}");
         }
         // Both ways read the cards the same, and rightly: a plain rendered corner is easy.
@@ -263,7 +272,7 @@ mod tests {
         assert_eq!(cards_of(&read), cards_of(&full));
         assert_eq!(cards_of(&read), cards.iter().map(|c| Some(*c)).collect::<Vec<_>>());
         // Most were the quick network's alone: otherwise it only adds time.
-        let settled = quick.iter().filter(|r| r.settled()).count();
+        let settled = quick.iter().filter(|r| r.settled(nets.sure_card)).count();
         assert!(settled * 2 > patches.len(), "{settled} of {} settled", patches.len());
         // Full only: the full network's readings, embeddings and all.
         assert_eq!(nets.read(&all, true).unwrap(), full);
@@ -276,18 +285,18 @@ mod tests {
         reading.ranks[RANKS - 1] = 0.04;
         reading.suits[1] = 0.96; // diamonds: 0.92 in all
         reading.suits[SUITS - 1] = 0.04;
-        assert!(reading.settled());
+        assert!(reading.settled(0.9));
         reading.suits[1] = 0.86; // 0.83: unsure
         reading.suits[0] = 0.1;
-        assert!(!reading.settled());
+        assert!(!reading.settled(0.9));
         // No index, surely.
         reading.ranks[6] = 0.02;
         reading.ranks[RANKS - 1] = 0.98;
-        assert!(reading.settled());
+        assert!(reading.settled(0.9));
         // No index, but not surely enough.
         reading.ranks[6] = 0.07;
         reading.ranks[RANKS - 1] = 0.93;
-        assert!(!reading.settled());
+        assert!(!reading.settled(0.9));
     }
 
     #[test]
