@@ -22,7 +22,8 @@ const LOOSE_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_loos
 /// search needs to leave a candidate unread by the templates: `index::SURE_BLANK`). Each bar is
 /// chosen on the held-out typefaces' patches so that the readings left standing add no more
 /// than a few errors in ten thousand to the full network's (models/README.md, "The quick
-/// networks"). Lower bars misread cards on real photos that the full network reads right.
+/// networks" and "Strided quick networks"). Lower bars misread cards on real photos that the
+/// full network reads right.
 const SURE_CARD_CORNER: f32 = 0.91;
 const SURE_CARD_LOOSE: f32 = 0.92;
 const SURE_NOTHING: f32 = super::index::SURE_BLANK;
