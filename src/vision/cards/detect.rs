@@ -290,13 +290,13 @@ impl CardDetector {
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
-            let small = if readings.is_empty() || self.back.is_some() {
-                Some(rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)
+            let paper_mask = if readings.is_empty() || self.back.is_some() {
+                Some(paper_mask(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?)
             } else {
                 None
             };
-            let paper = match &small {
-                Some(card) => paper_fraction(card)?,
+            let paper = match &paper_mask {
+                Some(mask) => share_set(mask)?,
                 None => 1.0,
             };
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
@@ -313,8 +313,8 @@ impl CardDetector {
                 // blank and its paper is not a face's.
                 if self.back.is_none()
                     && pre.both_blank(&quad)
-                    && let Some(card) = &small
-                    && sure_back(card, paper)?
+                    && let Some(mask) = &paper_mask
+                    && sure_back(mask, paper)?
                 {
                     backs.push(quad);
                 }
@@ -732,11 +732,11 @@ impl CornerReadings {
     }
 }
 
-/// Whether an outline taken for face down (`card`, rectified at a quarter size, with `paper`
-/// its paper fraction) holds too little paper for a face (`back::FACE_PAPER`), or, inside its
-/// margin, paper only in thin lines: a back's pale lattice (`back::LINED_PAPER`).
-fn sure_back(card: &Mat, paper: f64) -> opencv::Result<bool> {
-    Ok(paper < back::FACE_PAPER || solid_paper_fraction(card)? < back::LINED_PAPER)
+/// Whether an outline taken for face down (`paper_mask`, its paper at a quarter size, with
+/// `paper` the share of it set) holds too little paper for a face (`back::FACE_PAPER`), or,
+/// inside its margin, paper only in thin lines: a back's pale lattice (`back::LINED_PAPER`).
+fn sure_back(paper_mask: &Mat, paper: f64) -> opencv::Result<bool> {
+    Ok(paper < back::FACE_PAPER || solid_paper_fraction(paper_mask)? < back::LINED_PAPER)
 }
 
 /// The outlines the loose index search leaves out: those read at both corners, and the cards
@@ -1095,21 +1095,19 @@ pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
     Ok(out)
 }
 
-/// Fraction of a rectified card's pixels that look like white paper.
-fn paper_fraction(card: &Mat) -> opencv::Result<f64> {
-    let paper = paper_mask(card)?;
-    Ok(f64::from(core::count_non_zero(&paper)?) / (card.rows() * card.cols()) as f64)
+/// The share of a mask's pixels that are set (of a `paper_mask`: the card's paper fraction).
+fn share_set(mask: &(impl MatTraitConst + core::ToInputArray)) -> opencv::Result<f64> {
+    Ok(f64::from(core::count_non_zero(mask)?) / (mask.rows() * mask.cols()) as f64)
 }
 
 /// The share of a (quarter-size) rectified card's inside (its margin left out) that is paper in
-/// patches wider than a thin line: a face's background stays, the pale lines of a back's lattice
-/// go.
-fn solid_paper_fraction(card: &Mat) -> opencv::Result<f64> {
-    let (w, h) = (card.cols(), card.rows());
+/// patches wider than a thin line, from its `paper_mask`: a face's background stays, the pale
+/// lines of a back's lattice go.
+fn solid_paper_fraction(paper_mask: &Mat) -> opencv::Result<f64> {
+    let (w, h) = (paper_mask.cols(), paper_mask.rows());
     let inset = (w as f32 * 0.12).round() as i32;
-    let solid = morph(&paper_mask(card)?, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 3)?;
-    let inside = Mat::roi(&solid, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?;
-    Ok(f64::from(core::count_non_zero(&inside)?) / (inside.rows() * inside.cols()) as f64)
+    let solid = morph(paper_mask, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 3)?;
+    share_set(&Mat::roi(&solid, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?)
 }
 
 /// Where a BGR card is paper: bright in every channel relative to the brightest part of it.
@@ -1542,7 +1540,10 @@ mod tests {
             imgproc::resize(&card, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA).unwrap();
             out
         };
-        let sure = |card: &Mat| sure_back(card, paper_fraction(card).unwrap()).unwrap();
+        let sure = |card: &Mat| {
+            let mask = paper_mask(card).unwrap();
+            sure_back(&mask, share_set(&mask).unwrap()).unwrap()
+        };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         // Faces of many decks, picture courts among them: never a sure back.
         for _ in 0..30 {
@@ -1561,7 +1562,7 @@ mod tests {
         // White lines on a dark field: plenty of paper, but all of it in thin lines.
         let white = BackStyle { field: bgr(30, 40, 120), lattice: bgr(250, 250, 250), ..BackStyle::default() };
         let lined = quarter(draw_back(&white, 400).unwrap());
-        assert!(paper_fraction(&lined).unwrap() >= back::FACE_PAPER, "white lines are paper");
+        assert!(share_set(&paper_mask(&lined).unwrap()).unwrap() >= back::FACE_PAPER, "white lines are paper");
         assert!(sure(&lined), "a white lattice");
     }
 
