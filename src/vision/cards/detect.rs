@@ -1156,14 +1156,10 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Qua
     let small_local = above_surroundings(&small_white)?;
     let small_area = f64::from(small.rows()) * f64::from(small.cols());
     let mut outlines: Vec<Outline> = Vec::new();
-    let mut masks = Vec::new();
-    let mut blurred_gray = Mat::default();
-    for channel in [&gray, &small_low, &small_white] {
-        let (found, blurred) = bright_masks(channel)?;
-        masks.extend(found);
-        if blurred_gray.empty() {
-            blurred_gray = blurred;
-        }
+    // The gray image's blurred copy serves the edge search too.
+    let (mut masks, blurred_gray) = bright_masks(&gray)?;
+    for channel in [&small_low, &small_white] {
+        masks.extend(bright_masks(channel)?.0);
     }
     masks.push(otsu_mask(&small_local)?.0);
     {
@@ -1302,11 +1298,9 @@ fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
         if area < min_area {
             continue;
         }
-        if let Some(mut outline) = card_quad(&contour, area, false)? {
-            // Never exact: the edges were thickened, and a pale card wants its corners re-found.
-            outline.clean = false;
-            out.push(outline);
-        }
+        // Not among the levels' clean outlines, each is refined at full size: the edges were
+        // thickened, and a pale card wants its corners re-found.
+        out.extend(card_quad(&contour, area, false)?);
     }
     Ok(out)
 }
