@@ -265,7 +265,8 @@ impl CardDetector {
         let mut out = Vec::new();
         // Outlines surely face down: their pattern is not searched for indices (see `unsearched`).
         let mut backs = Vec::new();
-        let (cards, cascades) = find_outlines(frame, self.config.min_card_area)?;
+        let Outlines { cards, edge_support, cascades } = find_outlines(frame, self.config.min_card_area)?;
+        let size = [frame.cols() as f32, frame.rows() as f32];
         let pre = self.read_all_corners(frame, cards.iter().chain(&cascades))?;
         for quad in cascades {
             let ends = self.split_pair(frame, &quad, &pre)?.into_iter().flatten();
@@ -282,12 +283,19 @@ impl CardDetector {
                 out.push(end);
             }
         }
-        for quad in cards {
+        for (quad, support) in cards.into_iter().zip(edge_support) {
             if let Some(pair) = self.split_pair(frame, &quad, &pre)? {
                 out.extend(pair);
                 continue;
             }
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
+            // With no index read, an outline with hardly any edge along it is a level's contour
+            // through the table's own light and shade (felt, a pale cloth), and one of most of
+            // the frame is the table itself (a card close up would show its index).
+            let table = support.is_some_and(|s| s < MIN_EDGE_SUPPORT) || spans_frame(&quad, size);
+            if table && combine(&readings, self.config.min_confidence).0.is_none() {
+                continue;
+            }
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
             let paper_mask = if readings.is_empty() || self.back.is_some() {
@@ -335,6 +343,14 @@ impl CardDetector {
             let boxes =
                 boxes.into_iter().zip(&readings).filter(|(_, r)| Some(r.card) == card).map(|(b, _)| b).collect();
             out.push(CardDetection { card, face: Face::Up, confidence, quad: Some(quad), index_boxes: boxes });
+        }
+        // A card close up holds the outlines of its parts (they were kept for the case that it
+        // was the table: `drop_nested`).
+        if let Some(close) =
+            out.iter().filter(|d| d.card.is_some()).find_map(|d| d.quad.filter(|q| spans_frame(q, size)))
+        {
+            out.retain(|d| d.quad.is_none_or(|q| q == close || !inside(&close, quad_centre(&q))));
+            backs.retain(|q| !inside(&close, quad_centre(q)));
         }
         let windows = self.add_loose_indices(frame, &mut out, &backs)?;
         one_of_each(&mut out, |d, placed| {
@@ -1130,12 +1146,12 @@ fn paper_mask(card: &Mat) -> opencv::Result<Mat> {
 /// too, and each mask is also opened a little to cut thin bridges (fibres, edges of glare).
 /// Quads found in several masks count once.
 pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
-    Ok(find_outlines(frame, min_area_fraction)?.0)
+    Ok(find_outlines(frame, min_area_fraction)?.cards)
 }
 
-/// The card outlines of a frame (see `find_card_quads`), and the outlines too long for one card
-/// that may be several lying end to end (a cascade): these hold no card outline.
-fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Quad>, Vec<Quad>)> {
+/// The card outlines of a frame (see `find_card_quads`), how well edges back them, and the
+/// outlines too long for one card.
+fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines> {
     // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
     // each is then refined at full resolution.
     let scale = (frame.cols().max(frame.rows()) / 640).max(1);
@@ -1174,9 +1190,14 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Qua
         }
     }
     let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
-    let edged = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
+    let (edged, edges) = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
     quads.extend(new_edge_cards(&edged, &outlines));
-    drop_nested(&mut quads);
+    let size = [small.cols() as f32, small.rows() as f32];
+    // The table's own light and shade can pass a level in one piece around a card: an outline
+    // with hardly any edge along it holding a card is the table.
+    let shading = |q: &Quad| edge_support(&edges, q).is_ok_and(|s| s.is_some_and(|s| s < MIN_EDGE_SUPPORT));
+    drop_nested(&mut quads, shading, |q| spans_frame(q, size));
+    let support = quads.iter().map(|q| edge_support(&edges, q)).collect::<opencv::Result<Vec<_>>>()?;
     let cascades: Vec<Quad> = outlines
         .iter()
         .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
@@ -1193,7 +1214,18 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<(Vec<Qua
         }
         Ok(out)
     };
-    Ok((refined(quads)?, refined(cascades)?))
+    Ok(Outlines { cards: refined(quads)?, edge_support: support, cascades: refined(cascades)? })
+}
+
+/// What `find_outlines` finds.
+struct Outlines {
+    /// Card outlines.
+    cards: Vec<Quad>,
+    /// For each card outline, how much of it runs along an edge (`edge_support`).
+    edge_support: Vec<Option<f32>>,
+    /// Outlines too long for one card that may be several lying end to end (a cascade): these
+    /// hold no card outline.
+    cascades: Vec<Quad>,
 }
 
 /// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
@@ -1280,7 +1312,7 @@ const EDGE_LOW: f64 = 20.0;
 /// borders still make edges. The outer contour of each cluster of (closed) edges is looked at;
 /// a textured table's edges run together into clusters reaching the frame's border, and those
 /// are left out (the levels look there). `blurred` is a blurred gray image padded by `PAD`.
-fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
+fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<(Vec<Outline>, Mat)> {
     let mut edges = Mat::default();
     imgproc::canny(blurred, &mut edges, EDGE_LOW, EDGE_LOW * 2.5, 3, false)?;
     // The pad's own edge would enclose everything: it goes, with a pixel of the frame.
@@ -1302,7 +1334,39 @@ fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
         // thickened, and a pale card wants its corners re-found.
         out.extend(card_quad(&contour, area, false)?);
     }
-    Ok(out)
+    Ok((out, closed))
+}
+
+/// The least share of an unread outline that must run along an edge (`edge_support`) for it to
+/// count as a card: contours through a table's shading measured 0–0.2 on rendered felt and pale
+/// cloth, cards of the real and rendered sets 0.3–1 (nearly all above 0.6).
+const MIN_EDGE_SUPPORT: f32 = 0.3;
+
+/// How much of an outline's edge runs along `edges` (from `edge_outlines`: padded, thickened,
+/// its border band cleared): the share of points along its four sides with an edge pixel within
+/// two pixels. `None` when too little of the outline lies inside the band to tell.
+fn edge_support(edges: &Mat, quad: &Quad) -> opencv::Result<Option<f32>> {
+    const STEPS: usize = 25;
+    let (w, h) = (edges.cols(), edges.rows());
+    let pixels = edges.data_bytes()?;
+    let set = |x: i32, y: i32| pixels[(y * w + x) as usize] > 0;
+    let margin = 2 * (PAD + 1) + 2;
+    let (mut looked, mut found) = (0, 0);
+    for i in 0..4 {
+        let (a, b) = (quad[i], quad[(i + 1) % 4]);
+        for s in 0..STEPS {
+            let t = (s as f32 + 0.5) / STEPS as f32;
+            let x = (a[0] + t * (b[0] - a[0])).round() as i32 + PAD;
+            let y = (a[1] + t * (b[1] - a[1])).round() as i32 + PAD;
+            if x < margin || y < margin || x >= w - margin || y >= h - margin {
+                continue;
+            }
+            looked += 1;
+            let hit = (-2..=2).any(|dy| (-2..=2).any(|dx| set(x + dx, y + dy)));
+            found += usize::from(hit);
+        }
+    }
+    Ok((looked >= 20).then(|| found as f32 / looked as f32))
 }
 
 /// Otsu's threshold of a blurred, padded single-channel image: the mask, the level, and the
@@ -1448,21 +1512,34 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
 }
 
 /// Sorts out outlines that lie inside others. One holding several much smaller outlines is not
-/// a card but something the cards lie on (a folder, a tile, a mat): it goes. Otherwise an outline
-/// inside another is part of that card (a court card's picture frame, a pip area, a half card
-/// split off by a threshold): it goes, since a card cannot lie wholly on another.
-fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>) {
+/// a card but something the cards lie on (a folder, a tile, a mat): it goes; so does one that
+/// is the table's own shading (`shading`) holding even one. Otherwise an outline inside another
+/// is part of that card (a court card's picture frame, a pip area, a half card split off by a
+/// threshold): it goes, since a card cannot lie wholly on another. Only an outline of most of
+/// the frame (`whole_frame`) keeps what it holds: it may be a pale table or a card close up,
+/// which only its reading tells (`CardDetector::detect`).
+fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>, shading: impl Fn(&Quad) -> bool, whole_frame: impl Fn(&Quad) -> bool) {
     let area = |q: &[[f32; 2]; 4]| {
         let (s, l) = side_lengths(q);
         s * l
     };
     let holds =
         |big: &[[f32; 2]; 4], small: &[[f32; 2]; 4]| area(big) > 1.3 * area(small) && inside(big, quad_centre(small));
-    let is_table =
-        |q: &[[f32; 2]; 4]| quads.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count() >= 2;
+    let is_table = |q: &[[f32; 2]; 4]| {
+        let held = quads.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count();
+        held >= 2 || (held == 1 && shading(q))
+    };
     let tables: Vec<bool> = quads.iter().map(is_table).collect();
     let cards: Vec<[[f32; 2]; 4]> = quads.iter().zip(&tables).filter(|(_, t)| !**t).map(|(q, _)| *q).collect();
-    quads.retain(|q| cards.contains(q) && !cards.iter().any(|big| holds(big, q)));
+    quads.retain(|q| cards.contains(q) && !cards.iter().any(|big| holds(big, q) && !whole_frame(big)));
+}
+
+/// Whether an outline takes in most of the frame of `size` (width, height), as the table does
+/// when a level or the light cuts it off short of the frame's edges, and a card photographed
+/// close up.
+pub(crate) fn spans_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
+    let (short, long) = side_lengths(q);
+    short * long > 0.75 * size[0] * size[1]
 }
 
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
@@ -1771,6 +1848,55 @@ mod tests {
         let found = CardDetector::new().unwrap().detect(&frame).unwrap();
         let down = found.iter().filter(|d| d.face == Face::Down).count();
         assert_eq!(down, 3, "{found:?}");
+    }
+
+    /// What the detector makes of `cards` (face up or down) lying alone on `table`, lit ±30 %
+    /// across: the face-up cards read (unread ones as "?") and the number face down.
+    fn alone_on(table: TableKind, cards: &[(&str, bool)], view_width: f64) -> (Vec<String>, usize) {
+        let placed = cards
+            .iter()
+            .enumerate()
+            .map(|(i, &(card, face_up))| PlacedCard {
+                card: card.parse().unwrap(),
+                face_up,
+                centre: Pt::new(-60.0 + 120.0 * i as f64, 0.0),
+                angle: 0.6 + 0.5 * i as f64,
+            })
+            .collect();
+        let scene = Scene {
+            table,
+            table_seed: 3,
+            lighting: Lighting { gradient: 0.3, ..Lighting::default() },
+            ..plain_scene(placed, view_width, 0.2)
+        };
+        let frame = Renderer::new().render(&scene).unwrap().image;
+        let found = CardDetector::new().unwrap().detect(&frame).unwrap();
+        let mut up: Vec<String> = found
+            .iter()
+            .filter(|d| d.face == Face::Up)
+            .map(|d| d.card.map_or("?".to_string(), |c| c.to_string()))
+            .collect();
+        up.sort();
+        (up, found.iter().filter(|d| d.face == Face::Down).count())
+    }
+
+    #[test]
+    fn a_card_alone_on_a_pale_table_is_not_taken_for_part_of_the_table() {
+        // The whole pale table passes a level as one outline round the card (and its shading
+        // makes card-sized contours): the card was dropped as part of it, the table reported.
+        assert_eq!(alone_on(TableKind::Light, &[("AS", true)], 400.0), (vec!["AS".to_string()], 0));
+        assert_eq!(alone_on(TableKind::Light, &[("7H", false)], 700.0), (vec![], 1));
+        assert_eq!(alone_on(TableKind::Light, &[("7H", false), ("KD", false)], 400.0), (vec![], 2));
+        assert_eq!(alone_on(TableKind::Light, &[], 400.0), (vec![], 0));
+    }
+
+    #[test]
+    fn the_light_and_shade_of_felt_is_not_taken_for_cards() {
+        // Contours through the felt's shading, with no edge along them, were counted as backs
+        // and swallowed the one real back.
+        assert_eq!(alone_on(TableKind::GreenFelt, &[("10C", false)], 400.0), (vec![], 1));
+        assert_eq!(alone_on(TableKind::GreenFelt, &[("10C", false)], 700.0), (vec![], 1));
+        assert_eq!(alone_on(TableKind::Wood, &[("KD", true)], 700.0), (vec!["KD".to_string()], 0));
     }
 
     /// A face-up card read as `card`, with no outline.
