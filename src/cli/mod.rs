@@ -103,6 +103,16 @@ fn parse_resolution(text: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+fn parse_card_count(text: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
+    let bad = || format!("'{text}' is not a card count like 3 or 1-4 (1 to 52)");
+    let (low, high) = text.split_once('-').unwrap_or((text, text));
+    let (low, high): (usize, usize) = (low.trim().parse().map_err(|_| bad())?, high.trim().parse().map_err(|_| bad())?);
+    if low == 0 || low > high || high > 52 {
+        return Err(bad());
+    }
+    Ok(low..=high)
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the window (the default when no command is given).
@@ -183,6 +193,9 @@ pub enum EvalCommand {
         /// First seed (the test suite uses seeds below 1000).
         #[arg(long, default_value_t = 1_000_000)]
         seed: u64,
+        /// How many cards each table holds: N, or MIN-MAX (default 6-20).
+        #[arg(long, value_parser = parse_card_count, value_name = "N|MIN-MAX")]
+        cards: Option<std::ops::RangeInclusive<usize>>,
     },
 }
 
@@ -235,7 +248,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(EvalCommand::Cards { dir, enroll, back }) => {
             vision_cards::eval(&dir, enroll.as_deref(), back.as_deref())
         }
-        Command::Eval(EvalCommand::Synthetic { scenes, seed }) => vision_cards::eval_synthetic(scenes, seed),
+        Command::Eval(EvalCommand::Synthetic { scenes, seed, cards }) => {
+            vision_cards::eval_synthetic(scenes, seed, cards)
+        }
         Command::Enroll(EnrollCommand::Cards { dir, video, out }) => match (dir, video) {
             (_, Some(video)) => vision_cards::enroll_video(&video, &out),
             (Some(dir), None) => vision_cards::enroll(&dir, &out),
@@ -265,6 +280,15 @@ mod tests {
         assert_eq!(parse_resolution("1920x1080"), Ok((1920, 1080)));
         for bad in ["1920", "0x10", "axb", "99999x10"] {
             assert!(parse_resolution(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn card_counts_parse_and_nonsense_is_refused() {
+        assert_eq!(parse_card_count("3"), Ok(3..=3));
+        assert_eq!(parse_card_count("1-4"), Ok(1..=4));
+        for bad in ["0", "4-1", "1-53", "a", "1-", ""] {
+            assert!(parse_card_count(bad).is_err(), "{bad}");
         }
     }
 

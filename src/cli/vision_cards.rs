@@ -184,16 +184,23 @@ pub fn evaluate_with(
 }
 
 /// Scores the detector on fresh synthetic tables from the renderer (1280×720, tilt up to 45°,
-/// cascades, face-down cards, hands, uneven light, blur, noise). A face-up card counts when one of
-/// its indices is visible; one whose indices are both hidden is optional.
-pub fn evaluate_synthetic(scenes: u64, first_seed: u64) -> Result<EvalSummary, ExitCode> {
+/// cascades, face-down cards, hands, uneven light, blur, noise), each holding `cards` cards (the
+/// renderer's 6 to 20 when `None`). A face-up card counts when one of its indices is visible; one
+/// whose indices are both hidden is optional.
+pub fn evaluate_synthetic(
+    scenes: u64,
+    first_seed: u64,
+    cards: Option<std::ops::RangeInclusive<usize>>,
+) -> Result<EvalSummary, ExitCode> {
     use crate::render::{CardTruth, Renderer, SceneOptions, random_scene};
     use crate::vision::cards::labels::{ImageLabels, LabelEntry};
     let detector = detector(None, None, None)?;
     let mut renderer = Renderer::new();
     let (mut summary, mut total_ms, mut down_error) = (EvalSummary::default(), 0.0, 0.0);
+    let defaults = SceneOptions::default();
+    let options = SceneOptions { cards: cards.unwrap_or(defaults.cards.clone()), ..defaults };
     for seed in first_seed..first_seed + scenes {
-        let rendered = renderer.render(&random_scene(seed, &SceneOptions::default())).map_err(internal)?;
+        let rendered = renderer.render(&random_scene(seed, &options)).map_err(internal)?;
         let readable = |t: &&CardTruth| t.face_up && t.index_visible.iter().any(|v| *v);
         let labels = ImageLabels {
             file: format!("seed {seed}"),
@@ -221,9 +228,9 @@ pub fn evaluate_synthetic(scenes: u64, first_seed: u64) -> Result<EvalSummary, E
     Ok(summary)
 }
 
-/// `eval synthetic --scenes N --seed S`.
-pub fn eval_synthetic(scenes: u64, seed: u64) -> ExitCode {
-    match evaluate_synthetic(scenes, seed) {
+/// `eval synthetic --scenes N --seed S [--cards N|MIN-MAX]`.
+pub fn eval_synthetic(scenes: u64, seed: u64, cards: Option<std::ops::RangeInclusive<usize>>) -> ExitCode {
+    match evaluate_synthetic(scenes, seed, cards) {
         Ok(s) => print_summary(&s),
         Err(code) => code,
     }
