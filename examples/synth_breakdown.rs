@@ -1,6 +1,7 @@
 //! Where the card reader goes wrong on synthetic tables: per readable card, read right / misread /
 //! missed, by path (outline or loose index), and what the false readings were:
-//! `cargo run --release --example synth_breakdown -- [SCENES] [FIRST_SEED] [v]` (v lists each one).
+//! `cargo run --release --example synth_breakdown -- [SCENES] [FIRST_SEED] [v|q] [MIN MAX]` (v lists each
+//! one; MIN and MAX cards a table, as `eval synthetic --cards`).
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::CardDetector;
 
@@ -8,13 +9,19 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args.next().map_or(30, |a| a.parse().unwrap());
     let first: u64 = args.next().map_or(1_000_000, |a| a.parse().unwrap());
-    let verbose = args.next().is_some();
+    let verbose = args.next().is_some_and(|a| a == "v");
+    let defaults = SceneOptions::default();
+    let cards = match (args.next(), args.next()) {
+        (Some(lo), Some(hi)) => lo.parse().unwrap()..=hi.parse().unwrap(),
+        _ => defaults.cards.clone(),
+    };
+    let options = SceneOptions { cards, ..defaults };
     let det = CardDetector::new().unwrap();
     let mut r = Renderer::new();
     let (mut right_q, mut right_l, mut missed_unread_quad, mut missed_none, mut fp_q, mut fp_l, mut total) =
         (0, 0, 0, 0, 0, 0, 0);
     for seed in first..first + n {
-        let scene = r.render(&random_scene(seed, &SceneOptions::default())).unwrap();
+        let scene = r.render(&random_scene(seed, &options)).unwrap();
         let found = det.detect(&scene.image).unwrap();
         for t in scene.truth.iter().filter(|t| t.face_up && t.index_visible.iter().any(|v| *v)) {
             total += 1;
