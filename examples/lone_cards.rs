@@ -2,9 +2,7 @@
 //! lit and lit ±30 % across, near and far: 64 scenes. Prints what was found in each and how many
 //! scenes were wrong; with a folder, writes the wrong scenes' frames there:
 //! `cargo run --release --example lone_cards -- [DIR]`.
-use card_referee::render::face::{BackStyle, FaceStyle};
 use card_referee::render::geometry::Pt;
-use card_referee::render::scene::Camera;
 use card_referee::render::table::{Lighting, TableKind};
 use card_referee::render::{PlacedCard, Renderer, Scene};
 use card_referee::vision::cards::{CardDetector, Face};
@@ -32,17 +30,10 @@ fn main() {
                             })
                             .collect();
                         let scene = Scene {
-                            camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), view, 0.2, 0.0),
                             table,
                             table_seed: 3 + k as u64,
                             lighting: Lighting { gradient, ..Lighting::default() },
-                            cards: placed.clone(),
-                            hand: None,
-                            face_style: FaceStyle::default(),
-                            back_style: BackStyle::default(),
-                            blur_sigma: 0.6,
-                            noise_sigma: 2.0,
-                            noise_seed: 1,
+                            ..Scene::plain(placed.clone(), view, 0.2)
                         };
                         let frame = renderer.render(&scene).unwrap().image;
                         let found = det.detect(&frame).unwrap();

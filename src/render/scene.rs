@@ -105,6 +105,27 @@ pub struct Scene {
     pub noise_seed: u64,
 }
 
+impl Scene {
+    /// `cards` on green felt seen from overhead, 1280x720, `view_width` mm across, tilted by
+    /// `tilt`; plain light, default faces and backs, a little blur and noise. Tests and probes
+    /// change what they need from here.
+    pub fn plain(cards: Vec<PlacedCard>, view_width: f64, tilt: f64) -> Scene {
+        Scene {
+            camera: Camera::overhead(Size::new(1280, 720), Pt::new(0.0, 0.0), view_width, tilt, 0.0),
+            table: TableKind::GreenFelt,
+            table_seed: 0,
+            lighting: Lighting::default(),
+            cards,
+            hand: None,
+            face_style: FaceStyle::default(),
+            back_style: BackStyle::default(),
+            blur_sigma: 0.6,
+            noise_sigma: 2.0,
+            noise_seed: 1,
+        }
+    }
+}
+
 /// What the renderer knows about one card it drew.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CardTruth {

@@ -1193,11 +1193,13 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
     let (edged, edges) = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
     quads.extend(new_edge_cards(&edged, &outlines));
     let size = [small.cols() as f32, small.rows() as f32];
+    let supports = quads.iter().map(|q| Ok((*q, edge_support(&edges, q)?))).collect::<opencv::Result<Vec<_>>>()?;
+    let support_of = |q: &Quad| supports.iter().find(|(s, _)| s == q).and_then(|(_, v)| *v);
     // The table's own light and shade can pass a level in one piece around a card: an outline
     // with hardly any edge along it holding a card is the table.
-    let shading = |q: &Quad| edge_support(&edges, q).is_ok_and(|s| s.is_some_and(|s| s < MIN_EDGE_SUPPORT));
+    let shading = |q: &Quad| support_of(q).is_some_and(|s| s < MIN_EDGE_SUPPORT);
     drop_nested(&mut quads, shading, |q| spans_frame(q, size));
-    let support = quads.iter().map(|q| edge_support(&edges, q)).collect::<opencv::Result<Vec<_>>>()?;
+    let support = quads.iter().map(support_of).collect();
     let cascades: Vec<Quad> = outlines
         .iter()
         .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
@@ -1618,28 +1620,10 @@ fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::face::{BackStyle, FaceStyle};
-    use crate::render::scene::{CARD_MM, Camera};
+    use crate::render::face::BackStyle;
+    use crate::render::scene::CARD_MM;
     use crate::render::table::{Lighting, TableKind};
     use crate::render::{PlacedCard, Renderer, Scene};
-
-    /// `cards` on green felt seen from overhead, 1280x720, `view_width` mm across, tilted by
-    /// `tilt`; plain light, default faces and backs, a little blur and noise.
-    fn plain_scene(cards: Vec<PlacedCard>, view_width: f64, tilt: f64) -> Scene {
-        Scene {
-            camera: Camera::overhead(core::Size::new(1280, 720), Pt::new(0.0, 0.0), view_width, tilt, 0.0),
-            table: TableKind::GreenFelt,
-            table_seed: 0,
-            lighting: Lighting::default(),
-            cards,
-            hand: None,
-            face_style: FaceStyle::default(),
-            back_style: BackStyle::default(),
-            blur_sigma: 0.6,
-            noise_sigma: 2.0,
-            noise_seed: 1,
-        }
-    }
 
     /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
     /// than the one below it.
@@ -1655,7 +1639,7 @@ mod tests {
                 angle,
             }
         });
-        let scene = Scene { table_seed: 4, ..plain_scene(placed.collect(), 700.0, 0.1) };
+        let scene = Scene { table_seed: 4, ..Scene::plain(placed.collect(), 700.0, 0.1) };
         let frame = Renderer::new().render(&scene).unwrap().image;
         let found = CardDetector::new().unwrap().detect(&frame).unwrap();
         let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
@@ -1725,7 +1709,7 @@ mod tests {
                 table_seed: i as u64,
                 back_style: BackStyle { lattice: pale(&mut rng), ..random_back_style(&mut rng) },
                 noise_seed: i as u64,
-                ..plain_scene(cards.collect(), 560.0, 0.2)
+                ..Scene::plain(cards.collect(), 560.0, 0.2)
             };
             let frame = Renderer::new().render(&scene).unwrap().image;
             let found = detector.detect(&frame).unwrap();
@@ -1738,7 +1722,7 @@ mod tests {
     fn a_loose_index_read_again_is_read_as_another_card_or_none() {
         let card: Card = "3D".parse().unwrap();
         let cards = vec![PlacedCard { card, face_up: true, centre: Pt::new(0.0, 0.0), angle: 0.2 }];
-        let scene = Scene { table_seed: 2, ..plain_scene(cards, 500.0, 0.1) };
+        let scene = Scene { table_seed: 2, ..Scene::plain(cards, 500.0, 0.1) };
         let rendered = Renderer::new().render(&scene).unwrap();
         // The loose network's window on the top-left index, as the loose search places it.
         let [rank, pip] = rendered.truth[0].index_marks[0].map(|p| [p.x as f32, p.y as f32]);
@@ -1842,7 +1826,7 @@ mod tests {
         let scene = Scene {
             table: TableKind::Light,
             lighting: Lighting { gradient: 0.3, ..Lighting::default() },
-            ..plain_scene(cards, 560.0, 0.2)
+            ..Scene::plain(cards, 560.0, 0.2)
         };
         let frame = Renderer::new().render(&scene).unwrap().image;
         let found = CardDetector::new().unwrap().detect(&frame).unwrap();
@@ -1867,7 +1851,7 @@ mod tests {
             table,
             table_seed: 3,
             lighting: Lighting { gradient: 0.3, ..Lighting::default() },
-            ..plain_scene(placed, view_width, 0.2)
+            ..Scene::plain(placed, view_width, 0.2)
         };
         let frame = Renderer::new().render(&scene).unwrap().image;
         let found = CardDetector::new().unwrap().detect(&frame).unwrap();
