@@ -1,4 +1,5 @@
-//! Times the index networks on batches of patches, one OpenCV thread (`net_speed [ONNX W H]`).
+//! Times the index networks on batches of patches, one OpenCV thread (`net_speed [ONNX W H]`; an
+//! ONNX file as shipped, reading `W x H` patches transposed: `models/train/transpose_net.py`).
 use std::time::Instant;
 
 use card_referee::vision::cards::index_net::IndexNet;

@@ -3,6 +3,10 @@
 //! candidates of the loose index search. They are trained on rendered tables only
 //! (`models/train/`, `models/README.md`) and run through OpenCV's DNN module; the ONNX files are
 //! compiled into the program.
+//!
+//! Each network reads its patches transposed (`models/train/transpose_net.py`): the same function
+//! of the patch, but OpenCV runs convolutions and pooling row by row, and the patches are taller
+//! than wide, so long rows run a fifth faster (the corner networks) or a tenth (the loose ones).
 
 use std::sync::Mutex;
 
@@ -131,7 +135,8 @@ impl IndexNet {
         IndexNet::from_onnx(LOOSE_MODEL, INDEX_W, INDEX_H)
     }
 
-    /// A network from ONNX bytes that reads `w x h` patches.
+    /// A network from ONNX bytes that reads `w x h` patches, transposed (its input is `h` wide and
+    /// `w` high: see the module's comment).
     pub fn from_onnx(bytes: &[u8], w: i32, h: i32) -> opencv::Result<IndexNet> {
         let mut net = dnn::read_net_from_onnx_buffer(&core::Vector::<u8>::from_slice(bytes))?;
         net.set_preferable_backend(dnn::DNN_BACKEND_OPENCV)?;
@@ -146,7 +151,7 @@ impl IndexNet {
             return Ok(Vec::new());
         }
         let per = PLANES * (self.w * self.h) as usize;
-        let shape = [patches.len() as i32, PLANES as i32, self.h, self.w];
+        let shape = [patches.len() as i32, PLANES as i32, self.w, self.h];
         let mut blob = Mat::new_nd_with_default(&shape, core::CV_32F, core::Scalar::all(0.0))?;
         let data = blob.data_typed_mut::<f32>()?;
         for (chunk, patch) in data.chunks_exact_mut(per).zip(patches) {
@@ -154,9 +159,7 @@ impl IndexNet {
                 let message = format!("a {}x{} patch for a {}x{} network", patch.w, patch.h, self.w, self.h);
                 return Err(opencv::Error::new(core::StsBadArg, message));
             }
-            for (v, &b) in chunk.iter_mut().zip(&patch.bytes) {
-                *v = f32::from(b) / 255.0;
-            }
+            transpose_into(chunk, &patch.bytes, self.w as usize, self.h as usize);
         }
         let mut net = self.net.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         net.set_input(&blob, "", 1.0, core::Scalar::default())?;
@@ -185,6 +188,17 @@ impl IndexNet {
                 embedding: unit(e),
             })
             .collect())
+    }
+}
+
+/// Each `w x h` plane of `bytes` (row by row), transposed into `out` (column by column), as 0..1.
+fn transpose_into(out: &mut [f32], bytes: &[u8], w: usize, h: usize) {
+    for (out, plane) in out.chunks_exact_mut(w * h).zip(bytes.chunks_exact(w * h)) {
+        for (y, row) in plane.chunks_exact(w).enumerate() {
+            for (x, &b) in row.iter().enumerate() {
+                out[x * h + y] = f32::from(b) / 255.0;
+            }
+        }
     }
 }
 
@@ -277,6 +291,16 @@ mod tests {
         assert!(settled * 2 > patches.len(), "{settled} of {} settled", patches.len());
         // Full only: the full network's readings, embeddings and all.
         assert_eq!(nets.read(&all, true).unwrap(), full);
+    }
+
+    #[test]
+    fn patches_are_transposed_plane_by_plane() {
+        // Two planes of 3 x 2: rows (0 1 2) (3 4 5), and the same plus 10.
+        let bytes: Vec<u8> = [0, 1, 2, 3, 4, 5].iter().chain(&[10, 11, 12, 13, 14, 15]).map(|v| v * 17).collect();
+        let mut out = vec![0.0; 12];
+        transpose_into(&mut out, &bytes, 3, 2);
+        let back: Vec<u8> = out.iter().map(|v| (v * 255.0 / 17.0).round() as u8).collect();
+        assert_eq!(back, [0, 3, 1, 4, 2, 5, 10, 13, 11, 14, 12, 15]);
     }
 
     #[test]
