@@ -607,7 +607,12 @@ impl CardDetector {
             .collect::<opencv::Result<Vec<_>>>()?;
         // A card read again with others ruled out is weighed by the full network's second choices.
         let full_only = self.full_networks_only(&self.corner_memory) || !ruled_out.is_empty();
-        let readings = self.corner_net.read(&patches.iter().collect::<Vec<_>>(), full_only)?;
+        // The two corners of one outline, one after the other, may stand together.
+        let pairs: Vec<(usize, usize)> = (1..jobs.len())
+            .filter(|&i| jobs[i - 1].0 == jobs[i].0 && (jobs[i - 1].1, jobs[i].1) == (Corner::TopLeft, Corner::BottomRight))
+            .map(|i| (i - 1, i))
+            .collect();
+        let readings = self.corner_net.read_paired(&patches.iter().collect::<Vec<_>>(), &pairs, full_only)?;
         Ok(windows
             .iter()
             .zip(readings)
@@ -817,8 +822,9 @@ fn one_of_each(
     Ok(())
 }
 
-/// Both corners must agree; one corner alone is used at its own confidence.
-fn combine(readings: &[IndexReading], min_confidence: f32) -> (Option<Card>, f32) {
+/// The card an outline's corner readings name, and how surely (`None` below `min_confidence`):
+/// both corners must agree; one corner alone is used at its own confidence.
+pub fn combine(readings: &[IndexReading], min_confidence: f32) -> (Option<Card>, f32) {
     let (card, confidence) = match readings {
         [] => return (None, 0.0),
         [one] => (one.card, one.confidence),

@@ -32,6 +32,13 @@ const SURE_CARD_CORNER: f32 = 0.91;
 const SURE_CARD_LOOSE: f32 = 0.92;
 const SURE_NOTHING: f32 = super::index::SURE_BLANK;
 
+/// The two corners of one card outline read by the quick network stand together, without the
+/// full network, when both name the same card at least this surely (`QuickFirst::read_paired`):
+/// two windows on opposite ends of a card agreeing is evidence a single window lacks. Chosen on
+/// rendered tables in the held-out typefaces (`examples/corner_pair_bar.rs`, models/README.md,
+/// "Corners that agree").
+const SURE_PAIR_CORNER: f32 = 0.85;
+
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
 /// only comparable within one version of them.
 pub fn fingerprint() -> String {
@@ -210,6 +217,9 @@ pub struct QuickFirst {
     pub full: IndexNet,
     /// How surely the quick network must read a card for its reading to stand.
     sure_card: f32,
+    /// How surely it must read the same card at both corners of an outline for the two to stand
+    /// together (`read_paired`); above 1, never.
+    sure_pair: f32,
 }
 
 impl QuickFirst {
@@ -219,6 +229,7 @@ impl QuickFirst {
             quick: IndexNet::from_onnx(CORNER_QUICK_MODEL, CORNER_W, CORNER_H)?,
             full: IndexNet::corner()?,
             sure_card: SURE_CARD_CORNER,
+            sure_pair: SURE_PAIR_CORNER,
         })
     }
 
@@ -228,18 +239,47 @@ impl QuickFirst {
             quick: IndexNet::from_onnx(LOOSE_QUICK_MODEL, INDEX_W, INDEX_H)?,
             full: IndexNet::loose()?,
             sure_card: SURE_CARD_LOOSE,
+            sure_pair: f32::INFINITY,
         })
+    }
+
+    /// The same networks with another bar for agreeing pairs (see `read_paired`), to measure
+    /// bars by.
+    pub fn with_pair_bar(mut self, bar: f32) -> QuickFirst {
+        self.sure_pair = bar;
+        self
     }
 
     /// Reads patches, quick network first unless `full_only`: a reading of it stands where it is
     /// settled (sure of a card, or sure of none). Its embeddings are of its own hidden layer, so
     /// anything compared by embedding (an enrolled deck) must read `full_only`.
     pub fn read(&self, patches: &[&Patch], full_only: bool) -> opencv::Result<Vec<NetReading>> {
+        self.read_paired(patches, &[], full_only)
+    }
+
+    /// `read`, where each of `pairs` names two patches that are the two corners of one card
+    /// outline: when the quick network reads the same card in both at the pair bar or more, both
+    /// readings stand as they are.
+    pub fn read_paired(
+        &self,
+        patches: &[&Patch],
+        pairs: &[(usize, usize)],
+        full_only: bool,
+    ) -> opencv::Result<Vec<NetReading>> {
         if full_only {
             return self.full.read(patches);
         }
         let mut readings = self.quick.read(patches)?;
-        let unsure: Vec<usize> = (0..readings.len()).filter(|&i| !readings[i].settled(self.sure_card)).collect();
+        let mut settled: Vec<bool> = readings.iter().map(|r| r.settled(self.sure_card)).collect();
+        for &(a, b) in pairs {
+            if let (Some((x, p)), Some((y, q))) = (readings[a].card(), readings[b].card())
+                && x == y
+                && p.min(q) >= self.sure_pair
+            {
+                (settled[a], settled[b]) = (true, true);
+            }
+        }
+        let unsure: Vec<usize> = (0..readings.len()).filter(|&i| !settled[i]).collect();
         let again = self.full.read(&unsure.iter().map(|&i| patches[i]).collect::<Vec<_>>())?;
         for (i, reading) in unsure.into_iter().zip(again) {
             readings[i] = reading;
@@ -301,6 +341,42 @@ mod tests {
         transpose_into(&mut out, &bytes, 3, 2);
         let back: Vec<u8> = out.iter().map(|v| (v * 255.0 / 17.0).round() as u8).collect();
         assert_eq!(back, [0, 3, 1, 4, 2, 5, 10, 13, 11, 14, 12, 15]);
+    }
+
+    #[test]
+    fn two_corners_agreeing_at_the_pair_bar_stand_without_the_full_network() {
+        let nets = QuickFirst::corner().unwrap();
+        let (patches, _) = rendered_corners();
+        let all: Vec<&Patch> = patches.iter().collect();
+        let quick = nets.quick.read(&all).unwrap();
+        let full = nets.full.read(&all).unwrap();
+        // Each patch paired with itself: a pair agrees whenever the quick reading names a card.
+        let pairs: Vec<(usize, usize)> = (0..all.len()).map(|i| (i, i)).collect();
+        let bars = |pair: f32| {
+            let nets = QuickFirst::corner().unwrap().with_pair_bar(pair);
+            nets.read_paired(&all, &pairs, false).unwrap()
+        };
+        let (never, always) = (bars(f32::INFINITY), bars(0.0));
+        for i in 0..all.len() {
+            let settled = quick[i].settled(SURE_CARD_CORNER);
+            assert_eq!(never[i], if settled { quick[i].clone() } else { full[i].clone() }, "corner {i}");
+            let stands = settled || quick[i].card().is_some();
+            assert_eq!(always[i], if stands { quick[i].clone() } else { full[i].clone() }, "corner {i}");
+        }
+        // Corners of two different cards paired never stand together, however low the bar.
+        let (patches, cards) = rendered_corners();
+        let crossed: Vec<(usize, usize)> =
+            (0..cards.len()).flat_map(|i| (0..cards.len()).map(move |j| (i, j))).filter(|&(i, j)| cards[i] != cards[j]).collect();
+        assert!(!crossed.is_empty());
+        let all: Vec<&Patch> = patches.iter().collect();
+        let read = QuickFirst::corner().unwrap().with_pair_bar(0.0).read_paired(&all, &crossed, false).unwrap();
+        let named_apart = |i: usize| crossed.iter().all(|&(a, b)| (a != i && b != i) || quick[a].card().map(|c| c.0) != quick[b].card().map(|c| c.0));
+        let apart: Vec<usize> = (0..all.len()).filter(|&i| named_apart(i)).collect();
+        assert!(apart.len() * 2 > all.len(), "{} of {} corners named apart from every partner", apart.len(), all.len());
+        for i in apart {
+            let settled = quick[i].settled(SURE_CARD_CORNER);
+            assert_eq!(read[i], if settled { quick[i].clone() } else { full[i].clone() }, "corner {i}");
+        }
     }
 
     #[test]

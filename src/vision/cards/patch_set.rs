@@ -129,6 +129,24 @@ pub fn samples(
     Ok(out)
 }
 
+/// The card outlines found in a rendered frame whose two corner windows both show one card's
+/// whole index, with that card and both corners' patches: where two readings of one card can be
+/// weighed together (`examples/corner_pair_bar.rs`).
+pub fn corner_pairs(frame: &Mat, truth: &[CardTruth]) -> opencv::Result<Vec<(Card, [Patch; 2])>> {
+    let indices = true_indices(truth);
+    let mut out = Vec::new();
+    for quad in find_card_quads(frame, 0.004)? {
+        let windows = [patch::corner_window(&quad, false), patch::corner_window(&quad, true)];
+        if let [Label::Card(a), Label::Card(b)] = windows.map(|w| label_corner(&w, &indices))
+            && a == b
+        {
+            let cut = |w: &Window| patch::cut(frame, w, CORNER_W, CORNER_H);
+            out.push((a, [cut(&windows[0])?, cut(&windows[1])?]));
+        }
+    }
+    Ok(out)
+}
+
 fn wanted(label: Label) -> Option<Option<Card>> {
     match label {
         Label::Card(card) => Some(Some(card)),
