@@ -124,6 +124,92 @@ class Exported(nn.Module):
         return torch.cat([F.softmax(r, dim=1), F.softmax(s, dim=1)], dim=1), e
 
 
+class OnnxTeacher(nn.Module):
+    """A network as exported (`Exported`, transposed or not, see `transpose_net.py`) read back
+    from its ONNX file, to teach another: its convolutions, poolings and layers run in PyTorch
+    and it gives the logits of its rank and suit heads. The shipped networks' PyTorch files
+    were not kept; their ONNX files hold the same weights (batch norms folded in)."""
+
+    def __init__(self, path, h, w):
+        super().__init__()
+        import onnx
+        from onnx import numpy_helper
+
+        model = onnx.load(path)
+        graph = model.graph
+        dims = [d.dim_value for d in graph.input[0].type.tensor_type.shape.dim]
+        if dims[1] != 2 or sorted(dims[2:]) != sorted([h, w]):
+            sys.exit(f"{path}: reads {dims[1:]} patches, not 2 x {h} x {w}")
+        self.transposed = dims[2:] == [w, h] and h != w
+        weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+        self.nodes = []
+        for node in graph.node:
+            attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+            self.nodes.append((node.op_type, list(node.input), list(node.output), attrs))
+        for name, tensor in weights.items():
+            self.register_buffer(name.replace(".", "_").replace(":", "_"), tensor)
+        self.weights = {name: name.replace(".", "_").replace(":", "_") for name in weights}
+        # The logits are the inputs of the two Softmax nodes, rank's first.
+        self.logits = [n[1][0] for n in self.nodes if n[0] == "Softmax"]
+        if len(self.logits) != 2:
+            sys.exit(f"{path}: expected two Softmax heads")
+
+    def forward(self, x):
+        if self.transposed:
+            x = x.transpose(2, 3)
+        values = {self.nodes[0][1][0]: x}
+        get = lambda name: values[name] if name in values else getattr(self, self.weights[name])
+        for op, inputs, outputs, attrs in self.nodes:
+            if op == "Conv":
+                bias = get(inputs[2]) if len(inputs) > 2 else None
+                y = F.conv2d(get(inputs[0]), get(inputs[1]), bias, attrs["strides"], attrs["pads"][:2])
+            elif op == "Relu":
+                y = F.relu(get(inputs[0]))
+            elif op == "MaxPool":
+                y = F.max_pool2d(get(inputs[0]), attrs["kernel_shape"], attrs["strides"])
+            elif op == "Flatten":
+                y = torch.flatten(get(inputs[0]), 1)
+            elif op == "Gemm":
+                y = F.linear(get(inputs[0]), get(inputs[1]), get(inputs[2]))
+            elif op in ("Softmax", "Concat", "Identity"):
+                continue
+            else:
+                sys.exit(f"teacher: unsupported node {op}")
+            values[outputs[0]] = y
+        return values[self.logits[0]], values[self.logits[1]]
+
+
+def load_onnx_weights(net, path, h, w):
+    """Sets `net` (an `IndexNet` of the same shape, unfolded) to the weights of an exported ONNX
+    file that reads patches as they are cut (not transposed): each convolution's weight, and its
+    bias as the batch norm's shift with the norm itself made the identity (the export folded
+    the norms into the convolutions)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    dims = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    if dims[2:] != [h, w]:
+        sys.exit(f"{path}: reads {dims[2]} x {dims[3]} patches, not {h} x {w} (a transposed file?)")
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    gemms = [n for n in model.graph.node if n.op_type == "Gemm"]
+    ours = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    if len(convs) != len(ours) or len(norms) != len(ours) or len(gemms) != 3:
+        sys.exit(f"{path}: {len(convs)} convolutions and {len(gemms)} layers, not this network's shape")
+    with torch.no_grad():
+        for node, c, bn in zip(convs, ours, norms):
+            c.weight.copy_(weights[node.input[1]])
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(weights[node.input[2]])
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for node, layer in zip(gemms, (net.hidden, net.rank, net.suit)):
+            layer.weight.copy_(weights[node.input[1]])
+            layer.bias.copy_(weights[node.input[2]])
+
+
 def blurred(x, gen):
     """The patches blurred as a small, soft index is once cut and scaled to the patch (a random
     Gaussian of 0.6 to 2 patch pixels), then stretched again so that the darkest ink is as dark
@@ -188,9 +274,11 @@ def main():
     ap.add_argument("--export-only", action="store_true", help="write the untrained network (to time it)")
     ap.add_argument("--save", help="also save the trained network for PyTorch (to teach another)")
     ap.add_argument("--teacher", help="a network saved with --save whose outputs the new one learns too")
+    ap.add_argument("--teacher-onnx", help="the same from an exported ONNX file (see OnnxTeacher)")
     ap.add_argument("--export-from", help="export a network saved with --save (patches unused)")
     ap.add_argument("--shape", help="WxH of the patches when --export-only or --export-from")
     ap.add_argument("--init", help="a network saved with --save to go on training (same shape)")
+    ap.add_argument("--init-onnx", help="the same from an exported ONNX file, not transposed (see load_onnx_weights)")
     ap.add_argument("--blur", type=float, default=0.0, help="share of batches blurred (see `blurred`)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
@@ -204,7 +292,7 @@ def main():
         saved = torch.load(args.export_from, weights_only=False)
         net = IndexNet(2, h, w, **saved["config"])
         net.load_state_dict(saved["state"])
-        export(net, 2, h, w, args.out)
+        export(net, h, w, args.out)
         return
     if args.export_only:
         w, h = (int(v) for v in args.shape.split("x"))
@@ -217,7 +305,7 @@ def main():
                     for t in (m.weight, m.bias, m.running_mean):
                         t.uniform_(0.5, 1.5)
                     m.running_var.uniform_(0.5, 1.5)
-        export(net, 2, h, w, args.out)
+        export(net, h, w, args.out)
         return
     x, rank, suit, group = read_patches(args.patches, args.kind)
     planes, h, w = x.shape[1:]
@@ -230,12 +318,16 @@ def main():
     net = IndexNet(planes, h, w, widths, args.hidden, args.first_stride, args.separable)
     if args.init:
         net.load_state_dict(torch.load(args.init, weights_only=False)["state"])
+    elif args.init_onnx:
+        load_onnx_weights(net, args.init_onnx, h, w)
     teacher = None
     if args.teacher:
         saved = torch.load(args.teacher, weights_only=False)
         teacher = IndexNet(planes, h, w, **saved["config"])
         teacher.load_state_dict(saved["state"])
         teacher.eval()
+    elif args.teacher_onnx:
+        teacher = OnnxTeacher(args.teacher_onnx, h, w)
     print(f"{sum(p.numel() for p in net.parameters())} parameters")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(xt) // args.batch)
@@ -269,7 +361,7 @@ def main():
             flush=True,
         )
 
-    export(net, planes, h, w, args.out)
+    export(net, h, w, args.out)
     if args.save:
         config = dict(widths=widths, hidden=args.hidden, first_stride=args.first_stride, separable=args.separable)
         torch.save({"config": config, "state": net.state_dict()}, args.save)
@@ -280,10 +372,11 @@ def soft_kl(student, teacher, t=2.0):
     return F.kl_div(F.log_softmax(student / t, dim=1), F.softmax(teacher / t, dim=1), reduction="batchmean")
 
 
-def export(net, planes, h, w, out):
+def export(net, h, w, out):
+    """Writes the network as OpenCV reads it, before `transpose_net.py` transposes it."""
     net.eval()
     exported = Exported(net)
-    dummy = torch.zeros(1, planes, h, w)
+    dummy = torch.zeros(1, 2, h, w)
     torch.onnx.export(
         exported,
         dummy,
