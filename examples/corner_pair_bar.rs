@@ -8,13 +8,13 @@
 //! 7000000, /usr/share/fonts: the fonts the networks were trained from, as `card_patches` read
 //! them)
 
+use card_referee::cards::Card;
 use card_referee::render::fonts::fonts_under;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::detect::{IndexReading, combine};
 use card_referee::vision::cards::index_net::QuickFirst;
 use card_referee::vision::cards::patch::Patch;
 use card_referee::vision::cards::patch_set::{camera_effects, corner_pairs};
-use card_referee::cards::Card;
 use opencv::core::Size;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

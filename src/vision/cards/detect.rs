@@ -609,7 +609,9 @@ impl CardDetector {
         let full_only = self.full_networks_only(&self.corner_memory) || !ruled_out.is_empty();
         // The two corners of one outline, one after the other, may stand together.
         let pairs: Vec<(usize, usize)> = (1..jobs.len())
-            .filter(|&i| jobs[i - 1].0 == jobs[i].0 && (jobs[i - 1].1, jobs[i].1) == (Corner::TopLeft, Corner::BottomRight))
+            .filter(|&i| {
+                jobs[i - 1].0 == jobs[i].0 && (jobs[i - 1].1, jobs[i].1) == (Corner::TopLeft, Corner::BottomRight)
+            })
             .map(|i| (i - 1, i))
             .collect();
         let readings = self.corner_net.read_paired(&patches.iter().collect::<Vec<_>>(), &pairs, full_only)?;

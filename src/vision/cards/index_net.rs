@@ -365,12 +365,18 @@ mod tests {
         }
         // Corners of two different cards paired never stand together, however low the bar.
         let (patches, cards) = rendered_corners();
-        let crossed: Vec<(usize, usize)> =
-            (0..cards.len()).flat_map(|i| (0..cards.len()).map(move |j| (i, j))).filter(|&(i, j)| cards[i] != cards[j]).collect();
+        let crossed: Vec<(usize, usize)> = (0..cards.len())
+            .flat_map(|i| (0..cards.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| cards[i] != cards[j])
+            .collect();
         assert!(!crossed.is_empty());
         let all: Vec<&Patch> = patches.iter().collect();
         let read = QuickFirst::corner().unwrap().with_pair_bar(0.0).read_paired(&all, &crossed, false).unwrap();
-        let named_apart = |i: usize| crossed.iter().all(|&(a, b)| (a != i && b != i) || quick[a].card().map(|c| c.0) != quick[b].card().map(|c| c.0));
+        let named_apart = |i: usize| {
+            crossed
+                .iter()
+                .all(|&(a, b)| (a != i && b != i) || quick[a].card().map(|c| c.0) != quick[b].card().map(|c| c.0))
+        };
         let apart: Vec<usize> = (0..all.len()).filter(|&i| named_apart(i)).collect();
         assert!(apart.len() * 2 > all.len(), "{} of {} corners named apart from every partner", apart.len(), all.len());
         for i in apart {
