@@ -4,6 +4,9 @@
 //! finds whose two corners show one card's whole index is read as the detector reads it, and for
 //! each bar the cards named are compared with the truth.
 //!
+//! A second table does the same for the bar at which the full network's reading of one corner
+//! confirms a pair the quick network reads alike below the pair bar.
+//!
 //! `cargo run --release --example corner_pair_bar -- [SCENES] [FIRST_SEED] [FONTS]` (default 400,
 //! 7000000, /usr/share/fonts: the fonts the networks were trained from, as `card_patches` read
 //! them)
@@ -12,7 +15,7 @@ use card_referee::cards::Card;
 use card_referee::render::fonts::fonts_under;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::detect::{IndexReading, combine};
-use card_referee::vision::cards::index_net::QuickFirst;
+use card_referee::vision::cards::index_net::{NetReading, QuickFirst};
 use card_referee::vision::cards::patch::Patch;
 use card_referee::vision::cards::patch_set::{camera_effects, corner_pairs};
 use opencv::core::Size;
@@ -22,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 /// The detector's bar for naming a card from an outline (`DetectorConfig::min_confidence`).
 const MIN_CONFIDENCE: f32 = 0.45;
 const BARS: [f32; 8] = [f32::INFINITY, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
+const CONFIRM_BARS: [f32; 7] = [f32::INFINITY, 0.95, 0.92, 0.9, 0.85, 0.8, 0.7];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,24 +68,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{} outlines with one card's index at both corners, {scenes} scenes from seed {first}", pairs.len());
     println!("bar     wrong  unnamed  corners read by the full network");
     let full = QuickFirst::corner()?.read(&patches, true)?;
+    let cards: Vec<Card> = pairs.iter().map(|(card, _)| *card).collect();
+    // The pair bar alone, with no pair confirmed by one full reading.
     for bar in BARS {
-        let readings = QuickFirst::corner()?.with_pair_bar(bar).read_paired(&patches, &index, false)?;
-        let by_full = readings.iter().zip(&full).filter(|(r, f)| r == f).count();
-        let (mut wrong, mut unnamed) = (0, 0);
-        for ((card, _), corners) in pairs.iter().zip(readings.chunks(2)) {
-            let read: Vec<IndexReading> = corners
-                .iter()
-                .filter_map(|r| r.card())
-                .map(|(card, confidence)| IndexReading { card, confidence })
-                .collect();
-            match combine(&read, MIN_CONFIDENCE).0 {
-                Some(named) if named != *card => wrong += 1,
-                None => unnamed += 1,
-                _ => {}
-            }
-        }
-        let name = if bar.is_finite() { format!("{bar:.2}") } else { "never".into() };
-        println!("{name:7} {wrong:5}  {unnamed:7}  {by_full}");
+        let nets = QuickFirst::corner()?.with_pair_bar(bar).with_confirm_bar(f32::INFINITY);
+        print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
+    }
+    // The shipped pair bar, and a pair the quick network reads alike below it confirmed by the full
+    // network's reading of one corner at each bar.
+    println!("confirmed by one full reading (pair bar as shipped)");
+    println!("bar     wrong  unnamed  corners read by the full network");
+    for bar in CONFIRM_BARS {
+        let nets = QuickFirst::corner()?.with_confirm_bar(bar);
+        print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
     }
     Ok(())
+}
+
+/// One bar's row: the outlines named wrong and left unnamed, and the corners the full network
+/// read (a corner's reading equal to the full network's).
+fn print_row(bar: f32, cards: &[Card], readings: &[NetReading], full: &[NetReading]) {
+    let by_full = readings.iter().zip(full).filter(|(r, f)| r == f).count();
+    let (mut wrong, mut unnamed) = (0, 0);
+    for (card, corners) in cards.iter().zip(readings.chunks(2)) {
+        let read: Vec<IndexReading> = corners
+            .iter()
+            .filter_map(|r| r.card())
+            .map(|(card, confidence)| IndexReading { card, confidence })
+            .collect();
+        match combine(&read, MIN_CONFIDENCE).0 {
+            Some(named) if named != *card => wrong += 1,
+            None => unnamed += 1,
+            _ => {}
+        }
+    }
+    let name = if bar.is_finite() { format!("{bar:.2}") } else { "never".into() };
+    println!("{name:7} {wrong:5}  {unnamed:7}  {by_full}");
 }

@@ -39,6 +39,13 @@ const SURE_NOTHING: f32 = super::index::SURE_BLANK;
 /// "Corners that agree").
 const SURE_PAIR_CORNER: f32 = 0.85;
 
+/// Where the quick network names the same card at both corners of an outline but below the pair
+/// bar, the full network reads the less sure corner first; when it names that card at least this
+/// surely, the other corner's quick reading stands without a full reading of its own
+/// (`QuickFirst::read_paired`). Chosen on rendered tables in the held-out typefaces
+/// (`examples/corner_pair_bar.rs`, models/README.md, "A pair confirmed by one full reading").
+const SURE_CONFIRM_CORNER: f32 = 0.85;
+
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
 /// only comparable within one version of them.
 pub fn fingerprint() -> String {
@@ -220,6 +227,10 @@ pub struct QuickFirst {
     /// How surely it must read the same card at both corners of an outline for the two to stand
     /// together (`read_paired`); above 1, never.
     sure_pair: f32,
+    /// How surely the full network must read, at one corner of an outline, the card the quick
+    /// network names at both, for the other corner's quick reading to stand (`read_paired`);
+    /// above 1, never.
+    sure_confirm: f32,
 }
 
 impl QuickFirst {
@@ -230,6 +241,7 @@ impl QuickFirst {
             full: IndexNet::corner()?,
             sure_card: SURE_CARD_CORNER,
             sure_pair: SURE_PAIR_CORNER,
+            sure_confirm: SURE_CONFIRM_CORNER,
         })
     }
 
@@ -240,6 +252,7 @@ impl QuickFirst {
             full: IndexNet::loose()?,
             sure_card: SURE_CARD_LOOSE,
             sure_pair: f32::INFINITY,
+            sure_confirm: f32::INFINITY,
         })
     }
 
@@ -247,6 +260,13 @@ impl QuickFirst {
     /// bars by.
     pub fn with_pair_bar(mut self, bar: f32) -> QuickFirst {
         self.sure_pair = bar;
+        self
+    }
+
+    /// The same networks with another bar for a pair confirmed by one full reading (see
+    /// `read_paired`), to measure bars by.
+    pub fn with_confirm_bar(mut self, bar: f32) -> QuickFirst {
+        self.sure_confirm = bar;
         self
     }
 
@@ -259,7 +279,11 @@ impl QuickFirst {
 
     /// `read`, where each of `pairs` names two patches that are the two corners of one card
     /// outline: when the quick network reads the same card in both at the pair bar or more, both
-    /// readings stand as they are.
+    /// readings stand as they are. When it reads the same card in both less surely (neither
+    /// settled), the full network reads the less sure corner first, and only if it does not
+    /// confirm that card at the confirmation bar does it read the other corner too: two
+    /// windows on opposite ends of a card naming one card, the full network surely, is as much
+    /// evidence as two full readings that must agree, at half the cost.
     pub fn read_paired(
         &self,
         patches: &[&Patch],
@@ -271,20 +295,46 @@ impl QuickFirst {
         }
         let mut readings = self.quick.read(patches)?;
         let mut settled: Vec<bool> = readings.iter().map(|r| r.settled(self.sure_card)).collect();
+        // (held back, read first, the card both name): the first corner waits on the second's
+        // full reading.
+        let mut waiting = Vec::new();
         for &(a, b) in pairs {
-            if let (Some((x, p)), Some((y, q))) = (readings[a].card(), readings[b].card())
-                && x == y
-                && p.min(q) >= self.sure_pair
-            {
+            let (Some((x, p)), Some((y, q))) = (readings[a].card(), readings[b].card()) else { continue };
+            if x != y {
+                continue;
+            }
+            if p.min(q) >= self.sure_pair {
                 (settled[a], settled[b]) = (true, true);
+            } else if a != b && !settled[a] && !settled[b] && self.sure_confirm <= 1.0 {
+                let (held, first) = if p >= q { (a, b) } else { (b, a) };
+                settled[held] = true;
+                waiting.push((held, first, x));
             }
         }
+        self.read_unsettled_in_full(patches, &mut readings, &settled)?;
+        // A held corner whose partner the full network did not confirm is read in full too.
+        let mut done = vec![true; readings.len()];
+        for &(held, first, card) in &waiting {
+            done[held] = readings[first].card().is_some_and(|(c, p)| c == card && p >= self.sure_confirm);
+        }
+        self.read_unsettled_in_full(patches, &mut readings, &done)?;
+        Ok(readings)
+    }
+
+    /// The full network's readings of the patches not `settled`, in one batch, in place of the
+    /// quick network's.
+    fn read_unsettled_in_full(
+        &self,
+        patches: &[&Patch],
+        readings: &mut [NetReading],
+        settled: &[bool],
+    ) -> opencv::Result<()> {
         let unsure: Vec<usize> = (0..readings.len()).filter(|&i| !settled[i]).collect();
         let again = self.full.read(&unsure.iter().map(|&i| patches[i]).collect::<Vec<_>>())?;
         for (i, reading) in unsure.into_iter().zip(again) {
             readings[i] = reading;
         }
-        Ok(readings)
+        Ok(())
     }
 }
 
@@ -353,7 +403,7 @@ mod tests {
         // Each patch paired with itself: a pair agrees whenever the quick reading names a card.
         let pairs: Vec<(usize, usize)> = (0..all.len()).map(|i| (i, i)).collect();
         let bars = |pair: f32| {
-            let nets = QuickFirst::corner().unwrap().with_pair_bar(pair);
+            let nets = QuickFirst::corner().unwrap().with_pair_bar(pair).with_confirm_bar(f32::INFINITY);
             nets.read_paired(&all, &pairs, false).unwrap()
         };
         let (never, always) = (bars(f32::INFINITY), bars(0.0));
@@ -371,7 +421,8 @@ mod tests {
             .collect();
         assert!(!crossed.is_empty());
         let all: Vec<&Patch> = patches.iter().collect();
-        let read = QuickFirst::corner().unwrap().with_pair_bar(0.0).read_paired(&all, &crossed, false).unwrap();
+        let nets = QuickFirst::corner().unwrap().with_pair_bar(0.0).with_confirm_bar(f32::INFINITY);
+        let read = nets.read_paired(&all, &crossed, false).unwrap();
         let named_apart = |i: usize| {
             crossed
                 .iter()
@@ -383,6 +434,63 @@ mod tests {
             let settled = quick[i].settled(SURE_CARD_CORNER);
             assert_eq!(read[i], if settled { quick[i].clone() } else { full[i].clone() }, "corner {i}");
         }
+    }
+
+    #[test]
+    fn a_pair_read_alike_below_the_pair_bar_is_confirmed_by_one_full_reading() {
+        let (patches, _) = rendered_corners();
+        // Every other corner shrunk to a few pixels and scaled back, so that the quick network is
+        // unsure of some pairs it still reads alike.
+        let patches: Vec<Patch> =
+            patches.iter().enumerate().map(|(i, p)| if i % 4 < 2 { p.clone() } else { coarse(p) }).collect();
+        let all: Vec<&Patch> = patches.iter().collect();
+        let pairs: Vec<(usize, usize)> = (0..all.len() / 2).map(|i| (2 * i, 2 * i + 1)).collect();
+        let nets = QuickFirst::corner().unwrap();
+        let (quick, full) = (nets.quick.read(&all).unwrap(), nets.full.read(&all).unwrap());
+        let mut waited = 0;
+        for bar in [f32::INFINITY, 0.9, 0.0] {
+            let read = QuickFirst::corner().unwrap().with_confirm_bar(bar).read_paired(&all, &pairs, false).unwrap();
+            for &(a, b) in &pairs {
+                let (p, q) = (quick[a].card(), quick[b].card());
+                let alike = p.zip(q).filter(|(x, y)| x.0 == y.0);
+                let unsettled = !quick[a].settled(SURE_CARD_CORNER) && !quick[b].settled(SURE_CARD_CORNER);
+                let expected = match alike {
+                    Some((x, y)) if x.1.min(y.1) >= SURE_PAIR_CORNER => [quick[a].clone(), quick[b].clone()],
+                    Some((x, y)) if unsettled && bar <= 1.0 => {
+                        waited += 1;
+                        // The surer corner waits on the full reading of the other.
+                        let (held, first) = if x.1 >= y.1 { (a, b) } else { (b, a) };
+                        let confirmed = full[first].card().is_some_and(|(c, p)| c == x.0 && p >= bar);
+                        let held_reading = if confirmed { quick[held].clone() } else { full[held].clone() };
+                        if held == a { [held_reading, full[b].clone()] } else { [full[a].clone(), held_reading] }
+                    }
+                    _ => [a, b]
+                        .map(|i| if quick[i].settled(SURE_CARD_CORNER) { quick[i].clone() } else { full[i].clone() }),
+                };
+                assert_eq!([read[a].clone(), read[b].clone()], expected, "corners {a}, {b} at bar {bar}");
+            }
+        }
+        assert!(waited > 0, "no pair read alike below the pair bar: the test shows nothing");
+    }
+
+    /// A patch shrunk to a third and scaled back: the index blurred as in a far, soft photo.
+    fn coarse(patch: &Patch) -> Patch {
+        let (w, h) = (patch.w as usize, patch.h as usize);
+        let mut bytes = patch.bytes.clone();
+        for plane in bytes.chunks_exact_mut(w * h) {
+            let source = plane.to_vec();
+            for y in 0..h {
+                for x in 0..w {
+                    let (bx, by) = (x / 3 * 3, y / 3 * 3);
+                    let block: Vec<u32> = (by..(by + 3).min(h))
+                        .flat_map(|yy| (bx..(bx + 3).min(w)).map(move |xx| (xx, yy)))
+                        .map(|(xx, yy)| u32::from(source[yy * w + xx]))
+                        .collect();
+                    plane[y * w + x] = (block.iter().sum::<u32>() / block.len() as u32) as u8;
+                }
+            }
+        }
+        Patch { w: patch.w, h: patch.h, bytes }
     }
 
     #[test]
