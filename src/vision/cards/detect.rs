@@ -352,6 +352,8 @@ impl CardDetector {
             out.retain(|d| d.quad.is_none_or(|q| q == close || !inside(&close, quad_centre(&q))));
             backs.retain(|q| !inside(&close, quad_centre(q)));
         }
+        let went = settle_holders(&mut out, size);
+        backs.retain(|q| !went.contains(q));
         let windows = self.add_loose_indices(frame, &mut out, &backs)?;
         one_of_each(&mut out, |d, placed| {
             let window = windows.iter().find(|(b, _)| d.index_boxes.first() == Some(b)).map(|(_, w)| w);
@@ -1525,23 +1527,60 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
 /// a card but something the cards lie on (a folder, a tile, a mat): it goes; so does one that
 /// is the table's own shading (`shading`) holding even one. Otherwise an outline inside another
 /// is part of that card (a court card's picture frame, a pip area, a half card split off by a
-/// threshold): it goes, since a card cannot lie wholly on another. Only an outline of most of
-/// the frame (`whole_frame`) keeps what it holds: it may be a pale table or a card close up,
-/// which only its reading tells (`CardDetector::detect`).
+/// threshold): it goes, since a card cannot lie wholly on another. Two kinds of outline keep
+/// what they hold, since only reading tells what they are (`CardDetector::detect`): one of most
+/// of the frame (`whole_frame`), a pale table or a card close up; and one holding a single
+/// card-sized outline (`holds_small`), a card and a part of it, or a mat or board under one card.
 fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>, shading: impl Fn(&Quad) -> bool, whole_frame: impl Fn(&Quad) -> bool) {
-    let area = |q: &[[f32; 2]; 4]| {
-        let (s, l) = side_lengths(q);
-        s * l
-    };
-    let holds =
-        |big: &[[f32; 2]; 4], small: &[[f32; 2]; 4]| area(big) > 1.3 * area(small) && inside(big, quad_centre(small));
-    let is_table = |q: &[[f32; 2]; 4]| {
-        let held = quads.iter().filter(|small| holds(q, small) && area(small) < 0.3 * area(q)).count();
-        held >= 2 || (held == 1 && shading(q))
-    };
-    let tables: Vec<bool> = quads.iter().map(is_table).collect();
-    let cards: Vec<[[f32; 2]; 4]> = quads.iter().zip(&tables).filter(|(_, t)| !**t).map(|(q, _)| *q).collect();
-    quads.retain(|q| cards.contains(q) && !cards.iter().any(|big| holds(big, q) && !whole_frame(big)));
+    // Each outline with how many card-sized outlines it holds.
+    let held: Vec<(Quad, usize)> =
+        quads.iter().map(|q| (*q, quads.iter().filter(|small| holds_small(q, small)).count())).collect();
+    let cards: Vec<(Quad, usize)> = held.into_iter().filter(|(q, n)| !(*n >= 2 || (*n == 1 && shading(q)))).collect();
+    let keeps = |(big, n): &(Quad, usize), q: &Quad| whole_frame(big) || (*n == 1 && holds_small(big, q));
+    quads.retain(|q| cards.iter().any(|(c, _)| c == q) && !cards.iter().any(|big| holds(&big.0, q) && !keeps(big, q)));
+}
+
+/// An outline's area (the product of its mean side lengths).
+fn quad_area(q: &Quad) -> f32 {
+    let (s, l) = side_lengths(q);
+    s * l
+}
+
+/// Whether `small`'s centre lies inside `big`, which is clearly the larger.
+fn holds(big: &Quad, small: &Quad) -> bool {
+    quad_area(big) > 1.3 * quad_area(small) && inside(big, quad_centre(small))
+}
+
+/// Whether `big` holds `small` and `small` is under 0.3 of its area: a card on what it lies on,
+/// rather than a part of a card (a court card's picture frame is over half the card).
+fn holds_small(big: &Quad, small: &Quad) -> bool {
+    holds(big, small) && quad_area(small) < 0.3 * quad_area(big)
+}
+
+/// Settles each outline that holds a single card-sized one (kept together by `drop_nested`) by
+/// what was read: the holder read, the one it holds is a part of it and goes; the holder unread
+/// and the one it holds read, the holder is what the card lies on (a mat, a board) and goes;
+/// neither read, the one held goes, as a part (a back on a mat is then counted by the mat's
+/// outline). Whole-frame outlines are settled apart (see
+/// `CardDetector::detect`). The outlines that went come back, for the list of backs.
+fn settle_holders(out: &mut Vec<CardDetection>, size: [f32; 2]) -> Vec<Quad> {
+    let quads: Vec<Option<Quad>> = out.iter().map(|d| d.quad.filter(|q| !spans_frame(q, size))).collect();
+    let mut gone = vec![false; out.len()];
+    for (h, holder) in quads.iter().enumerate() {
+        let Some(holder) = holder else { continue };
+        let held: Vec<usize> =
+            (0..quads.len()).filter(|&i| quads[i].is_some_and(|q| i != h && holds_small(holder, &q))).collect();
+        let [i] = held[..] else { continue };
+        if out[h].card.is_none() && out[i].card.is_some() {
+            gone[h] = true;
+        } else {
+            gone[i] = true;
+        }
+    }
+    let went = out.iter().zip(&gone).filter(|(_, g)| **g).filter_map(|(d, _)| d.quad).collect();
+    let mut stays = gone.iter().map(|g| !g);
+    out.retain(|_| stays.next().unwrap_or(true));
+    went
 }
 
 /// Whether an outline takes in most of the frame of `size` (width, height), as the table does
@@ -1889,6 +1928,43 @@ mod tests {
         assert_eq!(alone_on(TableKind::GreenFelt, &[("10C", false)], 400.0), (vec![], 1));
         assert_eq!(alone_on(TableKind::GreenFelt, &[("10C", false)], 700.0), (vec![], 1));
         assert_eq!(alone_on(TableKind::Wood, &[("KD", true)], 700.0), (vec!["KD".to_string()], 0));
+    }
+
+    /// What the detector makes of one card lying on a mat: the card rendered alone on `table`,
+    /// and everything outside a rectangle of 520 x 400 pixels round it darkened to a third, so
+    /// that the rectangle is a mat or board with real edges on a dark table.
+    fn on_a_mat(table: TableKind, card: &str, face_up: bool) -> (Vec<String>, usize) {
+        let placed = vec![PlacedCard { card: card.parse().unwrap(), face_up, centre: Pt::new(20.0, 10.0), angle: 0.4 }];
+        let scene = Scene { table, table_seed: 5, ..Scene::plain(placed, 700.0, 0.2) };
+        let frame = Renderer::new().render(&scene).unwrap().image;
+        let mat = core::Rect::new(400, 150, 520, 400);
+        let mut dark = Mat::default();
+        frame.convert_to(&mut dark, -1, 0.33, 0.0).unwrap();
+        Mat::roi(&frame, mat).unwrap().copy_to(&mut Mat::roi_mut(&mut dark, mat).unwrap()).unwrap();
+        let found = CardDetector::new().unwrap().detect(&dark).unwrap();
+        let mut up: Vec<String> = found
+            .iter()
+            .filter(|d| d.face == Face::Up)
+            .map(|d| d.card.map_or("?".to_string(), |c| c.to_string()))
+            .collect();
+        up.sort();
+        (up, found.iter().filter(|d| d.face == Face::Down).count())
+    }
+
+    #[test]
+    fn a_card_alone_on_a_mat_is_read_and_the_mat_is_not_a_card() {
+        // The mat's outline held the card's, and an outline holding one smaller outline took it
+        // for a part of itself: the card went, and the mat was reported as an unknown card.
+        for table in [TableKind::Light, TableKind::Wood, TableKind::GreenFelt] {
+            assert_eq!(on_a_mat(table, "QH", true), (vec!["QH".to_string()], 0), "{table:?}");
+            assert_eq!(on_a_mat(table, "4C", true), (vec!["4C".to_string()], 0), "{table:?}");
+        }
+        // A back on a mat is still one card face down (told by the mat's outline: neither is
+        // read). On the pale mat no outline of the back is found at all: the edge search looks
+        // at outer contours only, and the mat's edge holds the back's.
+        for table in [TableKind::Wood, TableKind::GreenFelt] {
+            assert_eq!(on_a_mat(table, "4C", false), (vec![], 1), "{table:?}");
+        }
     }
 
     /// A face-up card read as `card`, with no outline.
