@@ -1901,7 +1901,13 @@ mod tests {
             ..Scene::plain(placed, view_width, 0.2)
         };
         let frame = Renderer::new().render(&scene).unwrap().image;
-        let found = CardDetector::new().unwrap().detect(&frame).unwrap();
+        up_and_down(&frame)
+    }
+
+    /// What the detector finds in `frame`: the face-up cards read, sorted (unread ones as "?"),
+    /// and the number face down.
+    fn up_and_down(frame: &Mat) -> (Vec<String>, usize) {
+        let found = CardDetector::new().unwrap().detect(frame).unwrap();
         let mut up: Vec<String> = found
             .iter()
             .filter(|d| d.face == Face::Up)
@@ -1941,14 +1947,7 @@ mod tests {
         let mut dark = Mat::default();
         frame.convert_to(&mut dark, -1, 0.33, 0.0).unwrap();
         Mat::roi(&frame, mat).unwrap().copy_to(&mut Mat::roi_mut(&mut dark, mat).unwrap()).unwrap();
-        let found = CardDetector::new().unwrap().detect(&dark).unwrap();
-        let mut up: Vec<String> = found
-            .iter()
-            .filter(|d| d.face == Face::Up)
-            .map(|d| d.card.map_or("?".to_string(), |c| c.to_string()))
-            .collect();
-        up.sort();
-        (up, found.iter().filter(|d| d.face == Face::Down).count())
+        up_and_down(&dark)
     }
 
     #[test]
