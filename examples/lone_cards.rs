@@ -4,7 +4,7 @@
 //! cards lie on a mat: everything outside a rectangle round them is darkened.
 //! `cargo run --release --example lone_cards -- [--mat] [DIR]`.
 use card_referee::render::geometry::Pt;
-use card_referee::render::table::{Lighting, TableKind};
+use card_referee::render::table::{Lighting, TableKind, on_a_board};
 use card_referee::render::{CardTruth, PlacedCard, Renderer, Scene};
 use card_referee::vision::cards::{CardDetector, Face};
 use opencv::core;
@@ -93,9 +93,5 @@ fn mat_round(frame: &core::Mat, truth: &[CardTruth]) -> core::Mat {
     let half_w = ((x1 - x0) / 2.0 + 120.0).max(1.4 * half_h);
     let (x0, y0) = ((cx - half_w).max(20.0), (cy - half_h).max(20.0));
     let (x1, y1) = ((cx + half_w).min(w - 20.0), (cy + half_h).min(h - 20.0));
-    let mat = core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32);
-    let mut dark = core::Mat::default();
-    frame.convert_to(&mut dark, -1, 0.33, 0.0).unwrap();
-    core::Mat::roi(frame, mat).unwrap().copy_to(&mut core::Mat::roi_mut(&mut dark, mat).unwrap()).unwrap();
-    dark
+    on_a_board(frame, core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32)).unwrap()
 }

@@ -52,6 +52,15 @@ impl Default for Lighting {
     }
 }
 
+/// A rendered frame as if what lies inside `board` lay on a board or mat with real edges, on a
+/// darker table: everything outside the rectangle is darkened to a third.
+pub fn on_a_board(frame: &Mat, board: core::Rect) -> opencv::Result<Mat> {
+    let mut dark = Mat::default();
+    frame.convert_to(&mut dark, -1, 0.33, 0.0)?;
+    Mat::roi(frame, board)?.copy_to(&mut Mat::roi_mut(&mut dark, board)?)?;
+    Ok(dark)
+}
+
 /// A fresh table texture, BGR, `size` pixels.
 pub fn table_texture(kind: TableKind, size: Size, seed: u64) -> opencv::Result<Mat> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -1669,7 +1669,7 @@ mod tests {
     use super::*;
     use crate::render::face::BackStyle;
     use crate::render::scene::CARD_MM;
-    use crate::render::table::{Lighting, TableKind};
+    use crate::render::table::{Lighting, TableKind, on_a_board};
     use crate::render::{PlacedCard, Renderer, Scene};
 
     /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
@@ -1943,11 +1943,7 @@ mod tests {
         let placed = vec![PlacedCard { card: card.parse().unwrap(), face_up, centre: Pt::new(20.0, 10.0), angle: 0.4 }];
         let scene = Scene { table, table_seed: 5, ..Scene::plain(placed, 700.0, 0.2) };
         let frame = Renderer::new().render(&scene).unwrap().image;
-        let mat = core::Rect::new(400, 150, 520, 400);
-        let mut dark = Mat::default();
-        frame.convert_to(&mut dark, -1, 0.33, 0.0).unwrap();
-        Mat::roi(&frame, mat).unwrap().copy_to(&mut Mat::roi_mut(&mut dark, mat).unwrap()).unwrap();
-        up_and_down(&dark)
+        up_and_down(&on_a_board(&frame, core::Rect::new(400, 150, 520, 400)).unwrap())
     }
 
     #[test]
