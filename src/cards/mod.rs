@@ -40,6 +40,16 @@ impl Suit {
         matches!(self, Suit::Diamonds | Suit::Hearts)
     }
 
+    /// The other suit of this one's colour: clubs and spades, diamonds and hearts.
+    pub fn other_of_colour(self) -> Suit {
+        match self {
+            Suit::Clubs => Suit::Spades,
+            Suit::Spades => Suit::Clubs,
+            Suit::Diamonds => Suit::Hearts,
+            Suit::Hearts => Suit::Diamonds,
+        }
+    }
+
     fn from_char(c: char) -> Option<Suit> {
         match c.to_ascii_uppercase() {
             'C' | '♣' | '♧' => Some(Suit::Clubs),
@@ -201,6 +211,16 @@ impl<'de> Deserialize<'de> for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_suit_pairs_with_the_other_of_its_colour() {
+        for suit in Suit::ALL {
+            let other = suit.other_of_colour();
+            assert_ne!(other, suit);
+            assert_eq!(other.is_red(), suit.is_red());
+            assert_eq!(other.other_of_colour(), suit);
+        }
+    }
 
     #[test]
     fn reads_every_spelling_the_spec_allows() {

@@ -194,11 +194,10 @@ pub fn spade_or_club(glyph: &GlyphFeature, top_alone: bool) -> Option<Suit> {
 /// with the runner-up's similarity as its best and no margin. `top_alone` as for `spade_or_club`.
 pub fn check_black_suit(glyph: &GlyphFeature, read: (Suit, f32, f32), top_alone: bool) -> (Suit, f32, f32) {
     let (suit, _, second) = read;
-    let other = match suit {
-        Suit::Spades => Suit::Clubs,
-        Suit::Clubs => Suit::Spades,
-        _ => return read,
-    };
+    if suit.is_red() {
+        return read;
+    }
+    let other = suit.other_of_colour();
     match spade_or_club(glyph, top_alone) {
         Some(shape) if shape == other => (other, second, second),
         _ => read,

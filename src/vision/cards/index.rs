@@ -606,14 +606,8 @@ impl NetworkRead {
     /// `OTHER_SUIT_VETO` times as surely as `card`'s own suit.
     fn leans_to_other_suit(&self, i: usize, card: Card) -> bool {
         let Some(suits) = self.suits.get(i) else { return false };
-        let other = match card.suit {
-            Suit::Clubs => Suit::Spades,
-            Suit::Spades => Suit::Clubs,
-            Suit::Diamonds => Suit::Hearts,
-            Suit::Hearts => Suit::Diamonds,
-        };
         let p = |suit: Suit| Suit::ALL.iter().position(|s| *s == suit).map_or(0.0, |k| suits[k]);
-        p(other) >= OTHER_SUIT_VETO * p(card.suit)
+        p(card.suit.other_of_colour()) >= OTHER_SUIT_VETO * p(card.suit)
     }
 }
 
