@@ -1169,7 +1169,11 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
     let small = if scale > 1 {
         let size = core::Size::new(frame.cols() / scale, frame.rows() / scale);
         let mut out = Mat::default();
-        imgproc::resize(frame, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        // The frame cut to whole multiples of the scale: each small pixel is then exactly
+        // `scale` frame pixels across, as the outlines' scaling back assumes (and the area
+        // resize takes its quick path).
+        let whole = core::Rect::new(0, 0, size.width * scale, size.height * scale);
+        imgproc::resize(&Mat::roi(frame, whole)?, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA)?;
         shrunk = out;
         &shrunk
     } else {
@@ -1258,16 +1262,16 @@ fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> opencv::Resul
     }
     // Worked at most ~120 px across the card's short side: the opening's disc stays small.
     let k = (short / 120.0).max(1.0);
-    let mut patch = Mat::default();
     let size = core::Size::new((roi.width as f32 / k) as i32, (roi.height as f32 / k) as i32);
-    imgproc::resize(
-        &min_channel(&Mat::roi(frame, roi)?.try_clone()?)?,
-        &mut patch,
-        size,
-        0.0,
-        0.0,
-        imgproc::INTER_AREA,
-    )?;
+    let low = min_channel(&Mat::roi(frame, roi)?.try_clone()?)?;
+    // At one frame pixel to one patch pixel the resize would only copy.
+    let patch = if size == low.size()? {
+        low
+    } else {
+        let mut patch = Mat::default();
+        imgproc::resize(&low, &mut patch, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        patch
+    };
     let mask = otsu_mask(&patch)?.0;
     let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { mask };
     let back = |q: [[f32; 2]; 4]| q.map(|p| [p[0] * k + roi.x as f32, p[1] * k + roi.y as f32]);
@@ -1808,6 +1812,26 @@ mod tests {
         // Clockwise in image coordinates: positive shoelace sum with y down.
         let area: f32 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
         assert!(area > 0.0);
+    }
+
+    #[test]
+    fn a_card_in_the_far_corner_of_a_frame_of_odd_size_is_found_where_it_lies() {
+        // 1925 x 1085 is searched at a third of its size with two columns and rows to spare:
+        // the outline found there and refined must land on the card, at the far side too. The
+        // levels are found on a blurred, resampled image: corners come within a few pixels.
+        let mut frame =
+            Mat::new_rows_cols_with_default(1085, 1925, core::CV_8UC3, core::Scalar::new(40.0, 70.0, 50.0, 0.0))
+                .unwrap();
+        let card = [[1600.0f32, 700.0], [1850.0, 700.0], [1850.0, 1050.0], [1600.0, 1050.0]];
+        let points =
+            core::Vector::<core::Point>::from_iter(card.iter().map(|p| core::Point::new(p[0] as i32, p[1] as i32)));
+        imgproc::fill_convex_poly(&mut frame, &points, core::Scalar::all(235.0), imgproc::LINE_8, 0).unwrap();
+        let quads = find_card_quads(&frame, 0.004).unwrap();
+        assert_eq!(quads.len(), 1, "{quads:?}");
+        for corner in card {
+            let nearest = quads[0].iter().map(|p| dist(*p, corner)).fold(f32::MAX, f32::min);
+            assert!(nearest < 4.5, "corner {corner:?} found {nearest} px away: {:?}", quads[0]);
+        }
     }
 
     /// A white card on a pale speckled "carpet" whose bright specks touch the card's edges.
