@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::{CardDetector, Reader};
+use card_referee::vision::cards::{CardDetector, Reader, detect, patch};
 
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
 
@@ -66,6 +66,17 @@ fn bench(c: &mut Criterion) {
     let read = found.iter().filter(|d| d.card.is_some()).count();
     eprintln!("bench frame: {} cards found, {} read", found.len(), read);
     c.bench_function("detect_cards_1280x720_20_cards", |b| b.iter(|| detector.detect(&frame).unwrap()));
+    // One part of that: cutting the 40 corner patches the index networks read.
+    let windows: Vec<patch::Window> = detect::find_card_quads(&frame, detector.config.min_card_area)
+        .unwrap()
+        .iter()
+        .flat_map(|q| [patch::corner_window(q, false), patch::corner_window(q, true)])
+        .collect();
+    c.bench_function("cut_corner_patches_20_cards", |b| {
+        b.iter(|| {
+            windows.iter().map(|w| patch::cut(&frame, w, patch::CORNER_W, patch::CORNER_H).unwrap()).collect::<Vec<_>>()
+        })
+    });
     // The same with the full networks reading every patch (`--full-networks`).
     let mut full = CardDetector::new().unwrap();
     full.config.quick_networks = false;
