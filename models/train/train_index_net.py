@@ -210,6 +210,49 @@ def load_onnx_weights(net, path, h, w):
             layer.bias.copy_(weights[node.input[2]])
 
 
+def pruned(whole, small, sample):
+    """`small` (narrower convolutions, the same hidden layer) set to the channels of `whole`
+    that matter most: each channel weighed by its mean output over `sample` times the summed
+    size of the weights that read it in the next layer (how much of the next layer's input it
+    makes), the heaviest kept. A start for distillation, much nearer the whole network than
+    random weights."""
+    convs = lambda net: [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = lambda net: [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    whole.eval()
+    means = []
+    with torch.no_grad():
+        x = sample
+        for m in whole.features:
+            x = m(x)
+            if isinstance(m, nn.ReLU):
+                means.append(x.mean(dim=(0, 2, 3)))
+    big, little = convs(whole), convs(small)
+    kept = []
+    for i, (b, l) in enumerate(zip(big, little)):
+        if i + 1 < len(big):
+            reads = big[i + 1].weight.abs().sum(dim=(0, 2, 3))
+        else:
+            area = whole.hidden.in_features // b.out_channels
+            reads = whole.hidden.weight.abs().view(-1, b.out_channels, area).sum(dim=(0, 2))
+        order = torch.argsort(means[i] * reads, descending=True)
+        kept.append(torch.sort(order[: l.out_channels]).values)
+    with torch.no_grad():
+        inputs = torch.arange(big[0].in_channels)
+        for b, l, bn_b, bn_l, out in zip(big, little, norms(whole), norms(small), kept):
+            l.weight.copy_(b.weight[out][:, inputs])
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(bn_l, name).copy_(getattr(bn_b, name)[out])
+            inputs = out
+        area = whole.hidden.in_features // big[-1].out_channels
+        columns = (kept[-1].view(-1, 1) * area + torch.arange(area).view(1, -1)).flatten()
+        small.hidden.weight.copy_(whole.hidden.weight[:, columns])
+        small.hidden.bias.copy_(whole.hidden.bias)
+        for name in ("rank", "suit"):
+            getattr(small, name).load_state_dict(getattr(whole, name).state_dict())
+    small.train()
+    return small
+
+
 def blurred(x, gen):
     """The patches blurred as a small, soft index is once cut and scaled to the patch (a random
     Gaussian of 0.6 to 2 patch pixels), then stretched again so that the darkest ink is as dark
@@ -279,6 +322,11 @@ def main():
     ap.add_argument("--shape", help="WxH of the patches when --export-only or --export-from")
     ap.add_argument("--init", help="a network saved with --save to go on training (same shape)")
     ap.add_argument("--init-onnx", help="the same from an exported ONNX file, not transposed (see load_onnx_weights)")
+    ap.add_argument(
+        "--prune-onnx",
+        help="start from this exported ONNX file (not transposed) of a network of the default shape, keeping "
+        "in each convolution only the --widths channels that matter most (see `pruned`)",
+    )
     ap.add_argument("--blur", type=float, default=0.0, help="share of batches blurred (see `blurred`)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
@@ -320,6 +368,11 @@ def main():
         net.load_state_dict(torch.load(args.init, weights_only=False)["state"])
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, h, w)
+    elif args.prune_onnx:
+        whole = IndexNet(planes, h, w, [16, 32, 64, 64], args.hidden)
+        load_onnx_weights(whole, args.prune_onnx, h, w)
+        sample = torch.from_numpy(xt[torch.randperm(len(xt), generator=gen)[:4096].numpy()]).float() / 255.0
+        net = pruned(whole, net, sample)
     teacher = None
     if args.teacher:
         saved = torch.load(args.teacher, weights_only=False)
