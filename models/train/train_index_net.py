@@ -369,7 +369,7 @@ def main():
     elif args.init_onnx:
         load_onnx_weights(net, args.init_onnx, h, w)
     elif args.prune_onnx:
-        whole = IndexNet(planes, h, w, [16, 32, 64, 64], args.hidden)
+        whole = IndexNet(planes, h, w, [int(v) for v in ap.get_default("widths").split(",")], args.hidden)
         load_onnx_weights(whole, args.prune_onnx, h, w)
         sample = torch.from_numpy(xt[torch.randperm(len(xt), generator=gen)[:4096].numpy()]).float() / 255.0
         net = pruned(whole, net, sample)

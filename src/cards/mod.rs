@@ -40,6 +40,17 @@ impl Suit {
         matches!(self, Suit::Diamonds | Suit::Hearts)
     }
 
+    /// Where this suit stands in `Suit::ALL` (clubs 0, diamonds 1, hearts 2, spades 3): the
+    /// order of the index networks' suit outputs and of training labels.
+    pub fn index(self) -> usize {
+        match self {
+            Suit::Clubs => 0,
+            Suit::Diamonds => 1,
+            Suit::Hearts => 2,
+            Suit::Spades => 3,
+        }
+    }
+
     /// The other suit of this one's colour: clubs and spades, diamonds and hearts.
     pub fn other_of_colour(self) -> Suit {
         match self {
@@ -219,6 +230,13 @@ mod tests {
             assert_ne!(other, suit);
             assert_eq!(other.is_red(), suit.is_red());
             assert_eq!(other.other_of_colour(), suit);
+        }
+    }
+
+    #[test]
+    fn a_suit_s_index_is_its_place_in_all() {
+        for (i, suit) in Suit::ALL.into_iter().enumerate() {
+            assert_eq!(suit.index(), i);
         }
     }
 

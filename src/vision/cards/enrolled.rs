@@ -80,7 +80,6 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::Suit;
 
     fn reading(card: Option<&str>, p: f32, embedding: Vec<f32>) -> NetReading {
         let mut ranks = [0.0; 14];
@@ -89,7 +88,7 @@ mod tests {
             Some(c) => {
                 ranks[usize::from(c.rank.value()) - 1] = p;
                 ranks[13] = 1.0 - p;
-                suits[Suit::ALL.iter().position(|s| *s == c.suit).unwrap()] = 1.0;
+                suits[c.suit.index()] = 1.0;
             }
             None => {
                 ranks[13] = p;

@@ -606,7 +606,7 @@ impl NetworkRead {
     /// `OTHER_SUIT_VETO` times as surely as `card`'s own suit.
     fn leans_to_other_suit(&self, i: usize, card: Card) -> bool {
         let Some(suits) = self.suits.get(i) else { return false };
-        let p = |suit: Suit| Suit::ALL.iter().position(|s| *s == suit).map_or(0.0, |k| suits[k]);
+        let p = |suit: Suit| suits[suit.index()];
         p(card.suit.other_of_colour()) >= OTHER_SUIT_VETO * p(card.suit)
     }
 }

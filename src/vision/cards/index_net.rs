@@ -97,8 +97,7 @@ impl NetReading {
 
     /// The probability that the patch shows `card` (its rank's times its suit's).
     pub fn probability(&self, card: Card) -> f32 {
-        let suit = Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
-        self.ranks[usize::from(card.rank.value()) - 1] * self.suits[suit]
+        self.ranks[usize::from(card.rank.value()) - 1] * self.suits[card.suit.index()]
     }
 
     /// How sure the network is that the patch shows no index.

@@ -254,10 +254,7 @@ pub fn write_header(out: &mut impl Write) -> std::io::Result<()> {
 /// patch's bytes.
 pub fn write_sample(out: &mut impl Write, sample: &Sample, group: u8) -> std::io::Result<()> {
     let (rank, suit) = match sample.label {
-        Some(card) => {
-            let suit = crate::cards::Suit::ALL.iter().position(|s| *s == card.suit).unwrap_or(0);
-            (card.rank.value() - 1, suit as u8)
-        }
+        Some(card) => (card.rank.value() - 1, card.suit.index() as u8),
         None => (13, 4),
     };
     out.write_all(&[sample.kind as u8, rank, suit, group])?;
