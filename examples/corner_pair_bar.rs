@@ -5,7 +5,9 @@
 //! each bar the cards named are compared with the truth.
 //!
 //! A second table does the same for the bar at which the full network's reading of one corner
-//! confirms a pair the quick network reads alike below the pair bar.
+//! confirms a pair the quick network reads alike below the pair bar, and a third for the bar at
+//! which a corner the quick network settles alone lets its partner's quick reading of the same
+//! card stand.
 //!
 //! `cargo run --release --example corner_pair_bar -- [SCENES] [FIRST_SEED] [FONTS]` (default 400,
 //! 7000000, /usr/share/fonts: the fonts the networks were trained from, as `card_patches` read
@@ -26,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 const MIN_CONFIDENCE: f32 = 0.45;
 const BARS: [f32; 8] = [f32::INFINITY, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
 const CONFIRM_BARS: [f32; 7] = [f32::INFINITY, 0.95, 0.92, 0.9, 0.85, 0.8, 0.7];
+const PARTNER_BARS: [f32; 8] = [f32::INFINITY, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.0];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -71,7 +74,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cards: Vec<Card> = pairs.iter().map(|(card, _)| *card).collect();
     // The pair bar alone, with no pair confirmed by one full reading.
     for bar in BARS {
-        let nets = QuickFirst::corner()?.with_pair_bar(bar).with_confirm_bar(f32::INFINITY);
+        let nets = QuickFirst::corner()?
+            .with_pair_bar(bar)
+            .with_confirm_bar(f32::INFINITY)
+            .with_partner_bar(f32::INFINITY)
+            .with_confirm_apart(false);
         print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
     }
     // The shipped pair bar, and a pair the quick network reads alike below it confirmed by the full
@@ -79,7 +86,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("confirmed by one full reading (pair bar as shipped)");
     println!("bar     wrong  unnamed  corners read by the full network");
     for bar in CONFIRM_BARS {
-        let nets = QuickFirst::corner()?.with_confirm_bar(bar);
+        let nets =
+            QuickFirst::corner()?.with_confirm_bar(bar).with_partner_bar(f32::INFINITY).with_confirm_apart(false);
+        print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
+    }
+    // The shipped pair and confirmation bars, and a corner the quick network settles alone whose
+    // partner it reads as the same card, below the pair bar, at each bar.
+    println!("a settled corner's partner (pair and confirmation bars as shipped)");
+    println!("bar     wrong  unnamed  corners read by the full network");
+    for bar in PARTNER_BARS {
+        let nets = QuickFirst::corner()?.with_partner_bar(bar).with_confirm_apart(false);
+        print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
+    }
+    // And pairs the quick network reads as two cards, confirmed as pairs read alike are: the
+    // surer corner's quick reading stands where the full network reads the other as its card.
+    println!("pairs read apart confirmed too (pair and partner bars as shipped)");
+    println!("bar     wrong  unnamed  corners read by the full network");
+    for bar in CONFIRM_BARS {
+        let nets = QuickFirst::corner()?.with_confirm_bar(bar).with_confirm_apart(true);
         print_row(bar, &cards, &nets.read_paired(&patches, &index, false)?, &full);
     }
     Ok(())
