@@ -5,9 +5,10 @@
 //! each bar the cards named are compared with the truth.
 //!
 //! A second table does the same for the bar at which the full network's reading of one corner
-//! confirms a pair the quick network reads alike below the pair bar, and a third for the bar at
+//! confirms a pair the quick network reads alike below the pair bar; a third for the bar at
 //! which a corner the quick network settles alone lets its partner's quick reading of the same
-//! card stand.
+//! card stand; and a fourth for the confirmation bar with pairs the quick network reads as two
+//! cards confirmed too.
 //!
 //! `cargo run --release --example corner_pair_bar -- [SCENES] [FIRST_SEED] [FONTS]` (default 400,
 //! 7000000, /usr/share/fonts: the fonts the networks were trained from, as `card_patches` read

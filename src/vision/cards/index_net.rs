@@ -39,17 +39,19 @@ const SURE_NOTHING: f32 = super::index::SURE_BLANK;
 /// "Corners that agree").
 const SURE_PAIR_CORNER: f32 = 0.85;
 
-/// Where the quick network names the same card at both corners of an outline but below the pair
-/// bar, the full network reads the less sure corner first; when it names that card at least this
-/// surely, the other corner's quick reading stands without a full reading of its own
-/// (`QuickFirst::read_paired`). Chosen on rendered tables in the held-out typefaces
-/// (`examples/corner_pair_bar.rs`, models/README.md, "A pair confirmed by one full reading").
+/// Where the quick network settles neither corner of an outline (naming one card at both below
+/// the pair bar, or two cards), the full network reads the less sure corner first; when it names
+/// the surer corner's card at least this surely, that corner's quick reading stands without a
+/// full reading of its own (`QuickFirst::read_paired`). Chosen on rendered tables in the held-out
+/// typefaces (`examples/corner_pair_bar.rs`, models/README.md, "A pair confirmed by one full
+/// reading" and "A settled corner's partner, and pairs read apart").
 const SURE_CONFIRM_CORNER: f32 = 0.85;
 
 /// Where the quick network settles one corner of an outline on its own and names the same card
 /// at the other corner at least this surely (below the pair bar), both readings stand without
 /// the full network (`QuickFirst::read_paired`). Chosen on rendered tables in the held-out
-/// typefaces (`examples/corner_pair_bar.rs`, models/README.md, "A settled corner's partner").
+/// typefaces (`examples/corner_pair_bar.rs`, models/README.md, "A settled corner's partner, and
+/// pairs read apart").
 const SURE_PARTNER_CORNER: f32 = 0.5;
 
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
@@ -334,12 +336,11 @@ impl QuickFirst {
         let mut waiting = Vec::new();
         for &(a, b) in pairs {
             let (Some((x, p)), Some((y, q))) = (readings[a].card(), readings[b].card()) else { continue };
-            if x != y && !self.confirm_apart {
-                continue;
-            }
-            if x == y && (p.min(q) >= self.sure_pair || (settled[a] != settled[b] && p.min(q) >= self.sure_partner)) {
+            let (alike, least) = (x == y, p.min(q));
+            if alike && (least >= self.sure_pair || (settled[a] != settled[b] && least >= self.sure_partner)) {
                 (settled[a], settled[b]) = (true, true);
-            } else if a != b && !settled[a] && !settled[b] && self.sure_confirm <= 1.0 {
+            } else if (alike || self.confirm_apart) && a != b && !settled[a] && !settled[b] && self.sure_confirm <= 1.0
+            {
                 let (held, first, card) = if p >= q { (a, b, x) } else { (b, a, y) };
                 settled[held] = true;
                 waiting.push((held, first, card));
