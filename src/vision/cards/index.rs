@@ -430,6 +430,9 @@ struct Candidate {
     down: [f32; 2],
     /// Centre of the rank (of its blobs together).
     centre: [f32; 2],
+    /// Whether rank and pip are one ink blob (`merged_candidates`): only the network reads it,
+    /// the templates needing the two apart.
+    merged: bool,
 }
 
 /// Every pair of blobs that could be a rank with its pip: the pip no larger than the rank and
@@ -467,15 +470,84 @@ fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
                     centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
                 }
             }
-            out.push(Candidate { ids: vec![r.id], rect: r.rect, rank: *r, pip: *s, down: alone, centre: r.centre });
+            out.push(Candidate {
+                ids: vec![r.id],
+                rect: r.rect,
+                rank: *r,
+                pip: *s,
+                down: alone,
+                centre: r.centre,
+                merged: false,
+            });
             if ids.len() == 2 {
                 let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
                 let d = (dx * dx + dy * dy).sqrt();
-                out.push(Candidate { ids, rect, rank: *r, pip: *s, down: [dx / d, dy / d], centre });
+                out.push(Candidate { ids, rect, rank: *r, pip: *s, down: [dx / d, dy / d], centre, merged: false });
             }
         }
     }
     out
+}
+
+/// How much longer than wide (the ratio of the spreads of its ink along its two axes) a blob
+/// must be to be read as a rank and pip run together (`merged_candidates`). A rank above its
+/// pip spans about two glyph heights and one glyph width, a ratio near 3. A diamond pip seen
+/// slanted can pass 1.8, and the loose network then read it as an ace now and then; from 2.2
+/// on, 600 rendered tables of each of two tuning seed sets (20e6, 30e6) gained no false
+/// reading and 26 and 24 cards read (models/README.md, "A rank run into its pip").
+const MERGED_ELONGATION: f32 = 2.2;
+
+/// The least size (longer side, pixels at search scale) of a blob read as a rank and pip run
+/// together: two glyphs of the least size a glyph blob may have (7) and a gap. Smaller ones
+/// were lone pips read as an index (at an elongation bar of 1.8, three false readings in 600
+/// rendered tables, seeds 30e6).
+const MERGED_MIN_SIZE: f32 = 18.0;
+
+/// Blobs that may be a rank and its pip run together into one mark: a queen's tail reaching the
+/// pip below it (the renderer's tables miss most queens' indices otherwise: 59 % of visible
+/// queen indices made a candidate against 97-100 % for the other ranks), or a rank touching its
+/// pip under blur. Each elongated blob of two glyph heights gives two candidates, one for each
+/// end taken as the rank (nothing in the blob says which end is the top); the loose network
+/// reads both and a rank read upside down is no index.
+fn merged_candidates(labels: &Mat, blobs: &[Blob]) -> opencv::Result<Vec<Candidate>> {
+    let mut out = Vec::new();
+    for b in blobs.iter().filter(|b| b.size >= MERGED_MIN_SIZE) {
+        let mut mask = Mat::default();
+        core::compare(&Mat::roi(labels, b.rect)?, &core::Scalar::all(f64::from(b.id)), &mut mask, core::CMP_EQ)?;
+        let m = imgproc::moments(&mask, true)?;
+        if m.m00 <= 0.0 {
+            continue;
+        }
+        let (a, c, d) = ((m.mu20 / m.m00) as f32, (m.mu02 / m.m00) as f32, (m.mu11 / m.m00) as f32);
+        // The spreads along the blob's long and short axes (the eigenvalues of its covariance).
+        let mid = (a + c) / 2.0;
+        let half = (((a - c) / 2.0).powi(2) + d * d).sqrt();
+        let (long, short) = ((mid + half).max(0.0).sqrt(), (mid - half).max(1e-3).sqrt());
+        if long / short < MERGED_ELONGATION {
+            continue;
+        }
+        let angle = 0.5 * (2.0 * d).atan2(a - c);
+        let axis = [angle.cos(), angle.sin()];
+        // Ink spread evenly over a length L has a spread of L / sqrt(12).
+        let length = long * 12f32.sqrt();
+        for sign in [1.0f32, -1.0] {
+            let down = [axis[0] * sign, axis[1] * sign];
+            let at = |t: f32| [b.centre[0] + down[0] * t * length, b.centre[1] + down[1] * t * length];
+            let (rank_centre, pip_centre) = (at(-0.28), at(0.28));
+            let glyph = Blob { id: b.id, rect: b.rect, centre: rank_centre, size: 0.48 * length };
+            let pip = Blob { centre: pip_centre, ..glyph };
+            out.push(Candidate {
+                ids: vec![b.id],
+                rect: b.rect,
+                rank: glyph,
+                pip,
+                down,
+                centre: rank_centre,
+                merged: true,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Where a candidate index lies, for cutting the network's patch (see `patch::index_window`).
@@ -523,8 +595,10 @@ pub fn candidate_spots(frame: &Mat, small: i32) -> opencv::Result<Vec<IndexSpot>
 pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<Vec<IndexSpot>> {
     let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
-    let (_, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
-    Ok(candidates(&blobs).iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
+    let (labels, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
+    let mut all = candidates(&blobs);
+    all.extend(merged_candidates(&labels, &blobs)?);
+    Ok(all.iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
 }
 
 /// The frame the loose search looks for marks in, and its scale: a frame under `small` pixels
@@ -641,7 +715,8 @@ impl LooseMarks {
         let part = Mat::roi(&*work, area)?.try_clone()?;
         let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
         let (labels, blobs, _) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
-        let candidates = candidates(&blobs);
+        let mut candidates = candidates(&blobs);
+        candidates.extend(merged_candidates(&labels, &blobs)?);
         Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }
 
@@ -717,7 +792,8 @@ impl LooseMarks {
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (i, c) in self.candidates.iter().enumerate() {
             let (bbox, size) = self.frame_box(c);
-            let settled = c.uses_any(&first.marks)
+            let settled = c.merged
+                || c.uses_any(&first.marks)
                 || !clear_of(&first.hits, bbox, size)
                 || first.blank.get(i).copied().unwrap_or(false);
             if settled {
@@ -753,6 +829,54 @@ mod tests {
         imgproc::connected_components(&ink, &mut labels, 8, core::CV_32S).unwrap();
         let rect = imgproc::bounding_rect(&ink).unwrap();
         (labels, Blob { id: 1, rect, centre: [0.0, 0.0], size: rect.width.max(rect.height) as f32 })
+    }
+
+    /// A blob drawn on an 80 x 80 ink image, with its centroid as `glyph_blobs` gives it.
+    fn centred_blob_of(draw: impl Fn(&mut Mat)) -> (Mat, Blob) {
+        let mut ink = Mat::zeros(80, 80, core::CV_8UC1).unwrap().to_mat().unwrap();
+        draw(&mut ink);
+        let mut labels = Mat::default();
+        assert_eq!(imgproc::connected_components(&ink, &mut labels, 8, core::CV_32S).unwrap(), 2, "one blob");
+        let rect = imgproc::bounding_rect(&ink).unwrap();
+        let m = imgproc::moments(&ink, true).unwrap();
+        let centre = [(m.m10 / m.m00) as f32, (m.m01 / m.m00) as f32];
+        (labels, Blob { id: 1, rect, centre, size: rect.width.max(rect.height) as f32 })
+    }
+
+    #[test]
+    fn a_rank_run_into_its_pip_is_a_candidate_each_way_and_a_lone_pip_is_none() {
+        // A ring (a queen's bowl) whose tail runs into a round pip below it, along `down`.
+        let draw_index = |down: [f64; 2]| {
+            move |ink: &mut Mat| {
+                let at = |t: f64| core::Point::new((40.0 + down[0] * t) as i32, (40.0 + down[1] * t) as i32);
+                let white = core::Scalar::all(255.0);
+                imgproc::circle(ink, at(-9.0), 7, white, 2, imgproc::LINE_8, 0).unwrap();
+                imgproc::line(ink, at(-3.0), at(5.0), white, 2, imgproc::LINE_8, 0).unwrap();
+                imgproc::circle(ink, at(10.0), 6, white, -1, imgproc::LINE_8, 0).unwrap();
+            }
+        };
+        for down in [[0.0, 1.0], [0.6, 0.8], [-1.0, 0.0]] {
+            let (labels, blob) = centred_blob_of(draw_index(down));
+            let found = merged_candidates(&labels, &[blob]).unwrap();
+            assert_eq!(found.len(), 2, "down {down:?}");
+            assert!(found.iter().all(|c| c.merged && c.ids == [1]));
+            // One of the two reads the index upright: its down along the drawn one, its rank's
+            // centre near the ring's and its pip's near the pip.
+            let upright = found.iter().find(|c| c.down[0] * down[0] as f32 + c.down[1] * down[1] as f32 > 0.95);
+            let c = upright.unwrap_or_else(|| panic!("no candidate along {down:?}: {found:?}"));
+            let near = |p: [f32; 2], t: f32| dist(p, [40.0 + down[0] as f32 * t, 40.0 + down[1] as f32 * t]) < 5.0;
+            assert!(near(c.centre, -9.0) && near(c.pip.centre, 10.0), "{c:?}");
+        }
+        // A lone pip, and a pip drawn a little long (a diamond seen slanted), are not indices.
+        for axes in [(6, 6), (9, 5)] {
+            let (labels, blob) = centred_blob_of(|ink| {
+                let size = core::Size::new(axes.0, axes.1);
+                let white = core::Scalar::all(255.0);
+                imgproc::ellipse(ink, core::Point::new(40, 40), size, 30.0, 0.0, 360.0, white, -1, imgproc::LINE_8, 0)
+                    .unwrap();
+            });
+            assert!(merged_candidates(&labels, &[blob]).unwrap().is_empty(), "{axes:?}");
+        }
     }
 
     #[test]
