@@ -430,9 +430,6 @@ struct Candidate {
     down: [f32; 2],
     /// Centre of the rank (of its blobs together).
     centre: [f32; 2],
-    /// Whether rank and pip are one ink blob (`merged_candidates`): only the network reads it,
-    /// the templates needing the two apart.
-    merged: bool,
 }
 
 /// Every pair of blobs that could be a rank with its pip: the pip no larger than the rank and
@@ -470,19 +467,11 @@ fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
                     centre = [(centre[0] + o.centre[0]) / 2.0, (centre[1] + o.centre[1]) / 2.0];
                 }
             }
-            out.push(Candidate {
-                ids: vec![r.id],
-                rect: r.rect,
-                rank: *r,
-                pip: *s,
-                down: alone,
-                centre: r.centre,
-                merged: false,
-            });
+            out.push(Candidate { ids: vec![r.id], rect: r.rect, rank: *r, pip: *s, down: alone, centre: r.centre });
             if ids.len() == 2 {
                 let (dx, dy) = (s.centre[0] - centre[0], s.centre[1] - centre[1]);
                 let d = (dx * dx + dy * dy).sqrt();
-                out.push(Candidate { ids, rect, rank: *r, pip: *s, down: [dx / d, dy / d], centre, merged: false });
+                out.push(Candidate { ids, rect, rank: *r, pip: *s, down: [dx / d, dy / d], centre });
             }
         }
     }
@@ -503,6 +492,14 @@ const MERGED_ELONGATION: f32 = 2.2;
 /// rendered tables, seeds 30e6).
 const MERGED_MIN_SIZE: f32 = 18.0;
 
+/// Every candidate index among `blobs` (labelled in `labels`): pairs of blobs (`candidates`) and
+/// single blobs holding both (`merged_candidates`).
+fn all_candidates(labels: &Mat, blobs: &[Blob]) -> opencv::Result<Vec<Candidate>> {
+    let mut all = candidates(blobs);
+    all.extend(merged_candidates(labels, blobs)?);
+    Ok(all)
+}
+
 /// Blobs that may be a rank and its pip run together into one mark: a queen's tail reaching the
 /// pip below it (the renderer's tables miss most queens' indices otherwise: 59 % of visible
 /// queen indices made a candidate against 97-100 % for the other ranks), or a rank touching its
@@ -512,9 +509,7 @@ const MERGED_MIN_SIZE: f32 = 18.0;
 fn merged_candidates(labels: &Mat, blobs: &[Blob]) -> opencv::Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for b in blobs.iter().filter(|b| b.size >= MERGED_MIN_SIZE) {
-        let mut mask = Mat::default();
-        core::compare(&Mat::roi(labels, b.rect)?, &core::Scalar::all(f64::from(b.id)), &mut mask, core::CMP_EQ)?;
-        let m = imgproc::moments(&mask, true)?;
+        let m = imgproc::moments(&label_mask(labels, &[b.id], b.rect)?, true)?;
         if m.m00 <= 0.0 {
             continue;
         }
@@ -536,15 +531,7 @@ fn merged_candidates(labels: &Mat, blobs: &[Blob]) -> opencv::Result<Vec<Candida
             let (rank_centre, pip_centre) = (at(-0.28), at(0.28));
             let glyph = Blob { id: b.id, rect: b.rect, centre: rank_centre, size: 0.48 * length };
             let pip = Blob { centre: pip_centre, ..glyph };
-            out.push(Candidate {
-                ids: vec![b.id],
-                rect: b.rect,
-                rank: glyph,
-                pip,
-                down,
-                centre: rank_centre,
-                merged: true,
-            });
+            out.push(Candidate { ids: vec![b.id], rect: b.rect, rank: glyph, pip, down, centre: rank_centre });
         }
     }
     Ok(out)
@@ -564,6 +551,12 @@ pub struct IndexSpot {
 }
 
 impl Candidate {
+    /// Whether rank and pip are one ink blob (`merged_candidates`): only the network reads it,
+    /// the templates needing the two apart.
+    fn merged(&self) -> bool {
+        self.rank.id == self.pip.id
+    }
+
     /// The marks a reading of this candidate uses: its rank's blobs and its pip.
     fn marks(&self) -> Vec<i32> {
         let mut ids = self.ids.clone();
@@ -596,9 +589,7 @@ pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<
     let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
     let (labels, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
-    let mut all = candidates(&blobs);
-    all.extend(merged_candidates(&labels, &blobs)?);
-    Ok(all.iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
+    Ok(all_candidates(&labels, &blobs)?.iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
 }
 
 /// The frame the loose search looks for marks in, and its scale: a frame under `small` pixels
@@ -715,8 +706,7 @@ impl LooseMarks {
         let part = Mat::roi(&*work, area)?.try_clone()?;
         let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
         let (labels, blobs, _) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
-        let mut candidates = candidates(&blobs);
-        candidates.extend(merged_candidates(&labels, &blobs)?);
+        let candidates = all_candidates(&labels, &blobs)?;
         Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }
 
@@ -792,7 +782,7 @@ impl LooseMarks {
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (i, c) in self.candidates.iter().enumerate() {
             let (bbox, size) = self.frame_box(c);
-            let settled = c.merged
+            let settled = c.merged()
                 || c.uses_any(&first.marks)
                 || !clear_of(&first.hits, bbox, size)
                 || first.blank.get(i).copied().unwrap_or(false);
@@ -859,7 +849,7 @@ mod tests {
             let (labels, blob) = centred_blob_of(draw_index(down));
             let found = merged_candidates(&labels, &[blob]).unwrap();
             assert_eq!(found.len(), 2, "down {down:?}");
-            assert!(found.iter().all(|c| c.merged && c.ids == [1]));
+            assert!(found.iter().all(|c| c.merged() && c.ids == [1]));
             // One of the two reads the index upright: its down along the drawn one, its rank's
             // centre near the ring's and its pip's near the pip.
             let upright = found.iter().find(|c| c.down[0] * down[0] as f32 + c.down[1] * down[1] as f32 > 0.95);
