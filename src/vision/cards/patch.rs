@@ -98,57 +98,121 @@ fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option
     let (fw, fh) = (w as f64, h as f64);
     let rect = [Pt::new(0.0, 0.0), Pt::new(fw, 0.0), Pt::new(fw, fh), Pt::new(0.0, fh)];
     let to = window.map(|p| Pt::new(f64::from(p[0]), f64::from(p[1])));
-    let Some(m) = Homography::from_quads(&rect, &to) else { return Ok(None) };
-    let (cols, rows) = (frame.cols(), frame.rows());
+    let Some(Homography(m)) = Homography::from_quads(&rect, &to) else { return Ok(None) };
     // A region of a larger frame (not continuous) goes through OpenCV instead.
     if !frame.is_continuous() || frame.empty() {
         return Ok(None);
     }
-    let step = cols as usize * 3;
-    let data = frame.data_bytes()?;
-    let (last_x, last_y) = (i64::from(cols) - 1, i64::from(rows) - 1);
-    let mut out = vec![0u8; (w * h * 3) as usize];
-    // Each row's sample points first, then its pixels: the points' divisions, free of the
-    // sampling between them, overlap one another.
-    let mut points = vec![(0i64, 0i64); w as usize];
-    for (y, row) in out.chunks_exact_mut(w as usize * 3).enumerate() {
-        for (x, point) in points.iter_mut().enumerate() {
-            // A last-bit difference from `apply` moves a sample across a 32nd of a pixel only at
-            // an exact half: no patch of the real photos changed.
-            let p = m.apply_quick(Pt::new(x as f64, y as f64));
-            // Fixed point at a 32nd of a pixel, as OpenCV interpolates.
-            *point = (fixed_32(p.x), fixed_32(p.y));
-        }
-        for (&(sx, sy), px) in points.iter().zip(row.chunks_exact_mut(3)) {
-            let (x0, y0) = (sx >> 5, sy >> 5);
-            let (ax, ay) = ((sx & 31) as u32, (sy & 31) as u32);
-            // The four neighbours' weights in 1024ths: the bilinear blend in whole numbers, the
-            // same bytes as in floating point (where every term is exact too), at less cost.
-            let [w00, w01, w10, w11] = [(32 - ax) * (32 - ay), ax * (32 - ay), (32 - ax) * ay, ax * ay];
-            // Replicated borders: each of the four neighbours clamped into the frame.
-            let (c0, c1) = (x0.clamp(0, last_x) as usize * 3, (x0 + 1).clamp(0, last_x) as usize * 3);
-            let (r0, r1) = (y0.clamp(0, last_y) as usize * step, (y0 + 1).clamp(0, last_y) as usize * step);
-            let pixel = |at: usize| -> [u32; 3] {
-                let p = &data[at..at + 3];
-                [u32::from(p[0]), u32::from(p[1]), u32::from(p[2])]
-            };
-            let (a, b, c, d) = (pixel(r0 + c0), pixel(r0 + c1), pixel(r1 + c0), pixel(r1 + c1));
-            for k in 0..3 {
-                let sum = a[k] * w00 + b[k] * w01 + c[k] * w10 + d[k] * w11;
-                px[k] = ((sum + 512) >> 10) as u8;
-            }
+    // `Homography::apply_quick` term for term (the same bits).
+    let point = |x: f64, y: f64| {
+        let inv = 1.0 / (m[2][0] * x + m[2][1] * y + m[2][2]);
+        [(m[0][0] * x + m[0][1] * y + m[0][2]) * inv, (m[1][0] * x + m[1][1] * y + m[1][2]) * inv]
+    };
+    // A homography takes the rectangle of sample points to a convex quad, so the points' extremes
+    // are those of its four corners. Each point is held within them (which moves none by more
+    // than a rounding), so that every one lies in the region.
+    let (last_x, last_y) = (f64::from(w - 1), f64::from(h - 1));
+    let corners = [point(0.0, 0.0), point(last_x, 0.0), point(last_x, last_y), point(0.0, last_y)];
+    let low = [0, 1].map(|i| corners.iter().map(|c| c[i]).fold(f64::INFINITY, f64::min));
+    let high = [0, 1].map(|i| corners.iter().map(|c| c[i]).fold(f64::NEG_INFINITY, f64::max));
+    // A window reaching far outside the frame (or a degenerate one) goes through OpenCV.
+    if !low.iter().chain(&high).all(|v| v.abs() < 1e6) {
+        return Ok(None);
+    }
+    let bounds = [0, 1].map(|i| [fixed_32(low[i]) >> 5, (fixed_32(high[i]) >> 5) + 1]);
+    let Some(region) = Region::around(frame.data_bytes()?, frame.cols(), frame.rows(), bounds) else {
+        return Ok(None);
+    };
+    let n = (w * h) as usize;
+    let (mut xs, mut ys) = (vec![0i32; n], vec![0i32; n]);
+    for (y, (xs, ys)) in xs.chunks_exact_mut(w as usize).zip(ys.chunks_exact_mut(w as usize)).enumerate() {
+        let y = y as f64;
+        // `point` again, in a loop free of branches and calls that the compiler runs several
+        // points at a time.
+        let (ux, uy, uz) = (m[0][1] * y, m[1][1] * y, m[2][1] * y);
+        for (x, (sx, sy)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
+            let x = x as f64;
+            let inv = 1.0 / (m[2][0] * x + uz + m[2][2]);
+            *sx = fixed_32(((m[0][0] * x + ux + m[0][2]) * inv).max(low[0]).min(high[0]));
+            *sy = fixed_32(((m[1][0] * x + uy + m[1][2]) * inv).max(low[1]).min(high[1]));
         }
     }
+    let mut out = vec![0u8; n * 3];
+    blend(&region, &xs, &ys, &mut out);
     Ok(Some(out))
 }
 
+/// The pixels of `sample`: those at the fixed-point points (`xs`, `ys`, in 32nds of a pixel)
+/// of `region`, blended bilinearly as OpenCV interpolates.
+fn blend(region: &Region, xs: &[i32], ys: &[i32], out: &mut [u8]) {
+    // Half of the last place of each channel's sum, for rounding.
+    const HALF: u64 = 512 | 512 << LANE | 512 << (2 * LANE);
+    let width = region.w;
+    for ((&sx, &sy), px) in xs.iter().zip(ys).zip(out.chunks_exact_mut(3)) {
+        let (ax, ay) = (u64::from(sx as u32 & 31), u64::from(sy as u32 & 31));
+        let at = ((sy >> 5) - region.y) as usize * width + ((sx >> 5) - region.x) as usize;
+        let (a, b) = (region.pixels[at], region.pixels[at + 1]);
+        let (c, d) = (region.pixels[at + width], region.pixels[at + width + 1]);
+        // The four neighbours' weights in 1024ths: the bilinear blend in whole numbers, the
+        // same bytes as in floating point (where every term is exact too), at less cost. The
+        // three channels are blended at once, each in its own lane.
+        let sum = a * ((32 - ax) * (32 - ay)) + b * (ax * (32 - ay)) + c * ((32 - ax) * ay) + d * (ax * ay) + HALF;
+        px[0] = (sum >> 10) as u8;
+        px[1] = (sum >> (LANE + 10)) as u8;
+        px[2] = (sum >> (2 * LANE + 10)) as u8;
+    }
+}
+
+/// Bits of each channel's lane in a `Region` pixel: room for a byte times 1024 and a half.
+const LANE: u32 = 21;
+
+/// The frame pixels a patch samples (with one more to the right and below, for the bilinear
+/// blend), each BGR pixel spread over three lanes of a `u64` so that one multiplication weighs
+/// all three channels. Points outside the frame hold its nearest pixel: replicated borders.
+struct Region {
+    x: i32,
+    y: i32,
+    w: usize,
+    pixels: Vec<u64>,
+}
+
+/// Regions larger than this many pixels (a window seen very slanted) are not worth spreading out:
+/// the patch is warped by OpenCV instead.
+const MAX_REGION: i64 = 1 << 16;
+
+impl Region {
+    /// The region of a continuous BGR frame between the first and last column `bounds[0]` and
+    /// the first and last row `bounds[1]`; `None` when too large.
+    fn around(frame: &[u8], cols: i32, rows: i32, bounds: [[i32; 2]; 2]) -> Option<Region> {
+        let [[x0, x1], [y0, y1]] = bounds;
+        let (w, h) = (i64::from(x1 - x0) + 1, i64::from(y1 - y0) + 1);
+        if w * h > MAX_REGION {
+            return None;
+        }
+        let step = cols as usize * 3;
+        let mut pixels = Vec::with_capacity((w * h) as usize);
+        for y in y0..=y1 {
+            let line = &frame[y.clamp(0, rows - 1) as usize * step..][..step];
+            pixels.extend((x0..=x1).map(|x| {
+                let p = &line[x.clamp(0, cols - 1) as usize * 3..][..3];
+                u64::from(p[0]) | u64::from(p[1]) << LANE | u64::from(p[2]) << (2 * LANE)
+            }));
+        }
+        Some(Region { x: x0, y: y0, w: w as usize, pixels })
+    }
+}
+
 /// `v` in 32nds, rounded half away from zero (as `f64::round`, without its libm call: this runs
-/// for every pixel of every patch).
-fn fixed_32(v: f64) -> i64 {
+/// for every pixel of every patch). Adding 1.5 * 2^52 rounds to the nearest whole number, even
+/// at halves, and leaves it in the low bits; a half rounded towards zero is then moved away. Free
+/// of branches and of Rust's saturating conversions, so that the compiler runs several at once.
+/// (Beyond 2^31 32nds, far outside any frame, the result wraps.)
+fn fixed_32(v: f64) -> i32 {
+    const SHIFT: f64 = 6_755_399_441_055_744.0;
     let t = v * 32.0;
-    let whole = t as i64;
-    let rest = t - whole as f64;
-    whole + i64::from(rest >= 0.5) - i64::from(rest <= -0.5)
+    let big = t + SHIFT;
+    let rest = t - (big - SHIFT);
+    (big.to_bits() as i32) + i32::from(rest >= 0.5 && t > 0.0) - i32::from(rest <= -0.5 && t < 0.0)
 }
 
 /// Warps `window` to `w x h` BGR pixels. A window much larger than the patch is first shrunk
@@ -199,35 +263,69 @@ fn normalise_bytes(data: &[u8], w: i32, h: i32) -> Patch {
     }
     // Each channel's byte over its paper level, looked up: the same quotients as dividing each
     // pixel, without three divisions a pixel.
-    let scaled: [[f32; 256]; 3] = std::array::from_fn(|c| {
-        let white = f32::from(level_at(&counts[c], n, 0.9)).max(1.0);
-        std::array::from_fn(|v| v as f32 / white)
-    });
+    let mut scaled = [[0f32; 256]; 3];
+    for (table, counts) in scaled.iter_mut().zip(&counts) {
+        let white = f32::from(level_at(counts, n, 0.9)).max(1.0);
+        for (v, s) in table.iter_mut().enumerate() {
+            *s = v as f32 / white;
+        }
+    }
     let mut lum = vec![0f32; n];
     let mut red = vec![0f32; n];
-    for (i, px) in data.chunks_exact(3).enumerate() {
-        let [b, g, r] = [0, 1, 2].map(|c| scaled[c][usize::from(px[c])]);
-        lum[i] = b.min(g).min(r).min(1.2);
-        red[i] = (r - g.max(b)).max(0.0);
+    for ((px, l), rd) in data.chunks_exact(3).zip(&mut lum).zip(&mut red) {
+        let (b, g, r) = (scaled[0][usize::from(px[0])], scaled[1][usize::from(px[1])], scaled[2][usize::from(px[2])]);
+        *l = b.min(g).min(r).min(1.2);
+        *rd = (r - g.max(b)).max(0.0);
     }
-    let mut sorted = lum.clone();
-    let k = (n as f32 * 0.03) as usize;
-    let (_, darkest, _) = sorted.select_nth_unstable_by(k.min(n - 1), f32::total_cmp);
-    let range = (1.0 - *darkest).max(0.3);
+    let darkest = smallest(&lum, (n as f32 * 0.03) as usize);
+    let range = (1.0 - darkest).max(0.3);
     let mut bytes = vec![0u8; n * PLANES];
-    for i in 0..n {
-        bytes[i] = to_byte((1.0 - lum[i]) / range);
-        bytes[n + i] = to_byte(red[i] / range);
+    let (ink, redness) = bytes.split_at_mut(n);
+    for (byte, &l) in ink.iter_mut().zip(&lum) {
+        *byte = to_byte((1.0 - l) / range);
+    }
+    for (byte, &r) in redness.iter_mut().zip(&red) {
+        *byte = to_byte(r / range);
     }
     Patch { w, h, bytes }
 }
 
+/// The `k`-th smallest of `values` (from 0; the largest if `k` is past the end), all of them in
+/// 0..=1.2. They are first counted in bins of a 256th (`v * 256` rounded as `to_byte` rounds,
+/// which keeps their order), so that only the few in the `k`-th's bin need sorting.
+fn smallest(values: &[f32], k: usize) -> f32 {
+    let k = k.min(values.len().saturating_sub(1));
+    let bin = |v: f32| ((v * 256.0 + 8_388_608.0).to_bits() & 0x7f_ffff).min(511) as usize;
+    let mut counts = [0u32; 512];
+    for &v in values {
+        counts[bin(v)] += 1;
+    }
+    let (mut below, mut at) = (0, 0);
+    for (b, &c) in counts.iter().enumerate() {
+        if below + c as usize > k {
+            at = b;
+            break;
+        }
+        below += c as usize;
+    }
+    let mut inside: Vec<f32> = values.iter().copied().filter(|&v| bin(v) == at).collect();
+    if inside.is_empty() {
+        return 0.0;
+    }
+    let i = (k - below).min(inside.len() - 1);
+    *inside.select_nth_unstable_by(i, f32::total_cmp).1
+}
+
 /// `v` from 0..1 to a byte, rounded as `f32::round` rounds, without its libm call (this runs for
-/// every value of every patch; the fraction of a float under 2^23 is exact).
+/// every value of every patch). Adding 2^23 rounds to the nearest whole number, even at halves,
+/// and leaves it in the low bits; a half rounded down is then moved up. Free of branches and of
+/// Rust's saturating conversions, so that the compiler runs several at once.
 fn to_byte(v: f32) -> u8 {
+    const SHIFT: f32 = 8_388_608.0;
     let x = v.clamp(0.0, 1.0) * 255.0;
-    let whole = x as u8;
-    whole + u8::from(x - f32::from(whole) >= 0.5)
+    let big = x + SHIFT;
+    let up = u32::from(x - (big - SHIFT) >= 0.5);
+    (big.to_bits() + up) as u8
 }
 
 /// The value below which `q` of the `n` counted bytes lie.
@@ -252,7 +350,18 @@ mod tests {
         fn fixed_32_rounds_as_round_does(v in -5000.0f64..5000.0, half in proptest::bool::ANY) {
             // Exact halves (a 64th of a pixel off the grid) are the cases that matter most.
             let v = if half { (v * 64.0).trunc() / 64.0 } else { v };
-            proptest::prop_assert_eq!(fixed_32(v), (v * 32.0).round() as i64);
+            proptest::prop_assert_eq!(fixed_32(v), (v * 32.0).round() as i32);
+        }
+
+        #[test]
+        fn smallest_is_what_sorting_gives(
+            values in proptest::collection::vec(0.0f32..=1.2, 1..400),
+            share in 0.0f64..1.2,
+        ) {
+            let k = (values.len() as f64 * share) as usize;
+            let mut sorted = values.clone();
+            sorted.sort_by(f32::total_cmp);
+            proptest::prop_assert_eq!(smallest(&values, k), sorted[k.min(values.len() - 1)]);
         }
 
         #[test]
@@ -329,6 +438,31 @@ mod tests {
         let warped = warp_window(&m, &window, INDEX_W, INDEX_H).unwrap();
         let worst = sampled.iter().zip(warped.data_bytes().unwrap()).map(|(a, b)| a.abs_diff(*b)).max();
         assert!(worst <= Some(2), "differ by up to {worst:?}");
+    }
+
+    #[test]
+    fn windows_over_and_beyond_the_frame_edges_sample_as_opencv_warps() {
+        let mut m = Mat::new_rows_cols_with_default(60, 80, core::CV_8UC3, core::Scalar::all(0.0)).unwrap();
+        for y in 0..60 {
+            for x in 0..80 {
+                let v = |k: i32| ((x * 11 + y * 5 + k * 40) % 251) as u8;
+                *m.at_2d_mut::<core::Vec3b>(y, x).unwrap() = core::Vec3b::from([v(0), v(1), v(2)]);
+            }
+        }
+        // Over each edge, over a corner, and turned upside down over another.
+        let centres = [[2.0, 30.0], [78.0, 30.0], [40.0, 1.0], [40.0, 59.0], [0.0, 0.0], [5.0, 55.0]];
+        for (i, rank) in centres.into_iter().enumerate() {
+            let down = if i == 5 { [0.0, -1.0] } else { [0.8, 0.6] };
+            let window = index_window(rank, down, 9.0);
+            let sampled = sample(&m, &window, INDEX_W, INDEX_H).unwrap().unwrap();
+            let warped = warp_window(&m, &window, INDEX_W, INDEX_H).unwrap();
+            let worst = sampled.iter().zip(warped.data_bytes().unwrap()).map(|(a, b)| a.abs_diff(*b)).max();
+            assert!(worst <= Some(2), "window {i}: differ by up to {worst:?}");
+        }
+        // Wholly outside (OpenCV's warp gives black there): the nearest pixels, replicated.
+        let far = sample(&m, &index_window([-30.0, 90.0], [0.0, 1.0], 9.0), INDEX_W, INDEX_H).unwrap().unwrap();
+        let corner = m.at_2d::<core::Vec3b>(59, 0).unwrap().0;
+        assert!(far.chunks_exact(3).all(|p| p == corner), "{:?}", &far[..6]);
     }
 
     #[test]
