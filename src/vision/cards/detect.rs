@@ -5,6 +5,7 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::back::{self, BackProfile};
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence};
+use super::edge_fit;
 use super::enroll::{DeckProfile, EnrolledPatch};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
@@ -1225,8 +1226,19 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
         for quad in quads {
             let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
             let full = quad.map(|p| [p[0] * k, p[1] * k]);
-            // A clean outline needs refining only to regain the resolution lost to downscaling.
-            out.push(if clean && scale == 1 { full } else { refine_quad(frame, &full, !clean)? });
+            out.push(if !clean {
+                refine_quad(frame, &full, true)?
+            } else if scale == 1 {
+                full
+            } else {
+                // A clean outline needs refining only to regain the resolution lost to
+                // downscaling: its sides are found again along their length in the full frame,
+                // or where they are not clear there, the outline is re-found around them.
+                match edge_fit::fit_sides(frame, &full, 2.0 * k + 1.0)? {
+                    Some(fitted) => fitted,
+                    None => refine_quad(frame, &full, false)?,
+                }
+            });
         }
         Ok(out)
     };

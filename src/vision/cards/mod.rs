@@ -4,6 +4,7 @@
 pub mod back;
 pub mod classify;
 pub mod detect;
+pub mod edge_fit;
 pub mod labels;
 
 pub use detect::{CardDetection, CardDetector, DetectorConfig, Face, Reader};
