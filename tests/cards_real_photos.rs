@@ -23,6 +23,30 @@ fn bidly_deck_single_cards_out_of_the_box() {
 }
 
 #[test]
+fn single_cards_seen_closer_are_read_too() {
+    use card_referee::vision::cards::CardDetector;
+    use opencv::{core, imgcodecs, imgproc, prelude::*};
+    // The deck's photos are 228 x 352 px. Seen larger (as a webcam close up, or a phone photo
+    // for enrolling), a court card's and a diamond's large parts used to pass for cards on a
+    // mat, and the card filling the frame went unread.
+    let detector = CardDetector::new().unwrap();
+    for name in ["KD", "3S", "8D", "QH"] {
+        let photo = imgcodecs::imread(set("bidly-deck").join(format!("{name}.jpg")).to_str().unwrap(), 1).unwrap();
+        for k in [2.0, 3.0] {
+            let mut larger = Mat::default();
+            imgproc::resize(&photo, &mut larger, core::Size::default(), k, k, imgproc::INTER_CUBIC).unwrap();
+            let cards: Vec<String> = detector
+                .detect(&larger)
+                .unwrap()
+                .iter()
+                .map(|d| d.card.map_or("unread".to_string(), |c| c.to_string()))
+                .collect();
+            assert_eq!(cards, [name], "{name} at {k} times its size");
+        }
+    }
+}
+
+#[test]
 fn bidly_deals_fanned_hands_with_and_without_enrolment() {
     // Measured 0.801 and 0.846 (models/README.md): enrolling the deck's single cards must help.
     let plain = evaluate(&set("bidly-deals"), None).expect("evaluates");

@@ -1545,13 +1545,16 @@ fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
 /// is part of that card (a court card's picture frame, a pip area, a half card split off by a
 /// threshold): it goes, since a card cannot lie wholly on another. Two kinds of outline keep
 /// what they hold, since only reading tells what they are (`CardDetector::detect`): one of most
-/// of the frame (`whole_frame`), a pale table or a card close up; and one holding a single
-/// card-sized outline (`holds_small`), a card and a part of it, or a mat or board under one card.
+/// of the frame (`whole_frame`), a pale table or a card close up, which stays itself however
+/// much it holds (a close-up court card's picture parts and large pips pass for cards); and one
+/// holding a single card-sized outline (`holds_small`), a card and a part of it, or a mat or
+/// board under one card.
 fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>, shading: impl Fn(&Quad) -> bool, whole_frame: impl Fn(&Quad) -> bool) {
     // Each outline with how many card-sized outlines it holds.
     let held: Vec<(Quad, usize)> =
         quads.iter().map(|q| (*q, quads.iter().filter(|small| holds_small(q, small)).count())).collect();
-    let cards: Vec<(Quad, usize)> = held.into_iter().filter(|(q, n)| !(*n >= 2 || (*n == 1 && shading(q)))).collect();
+    let cards: Vec<(Quad, usize)> =
+        held.into_iter().filter(|(q, n)| whole_frame(q) || !(*n >= 2 || (*n == 1 && shading(q)))).collect();
     let keeps = |(big, n): &(Quad, usize), q: &Quad| whole_frame(big) || (*n == 1 && holds_small(big, q));
     quads.retain(|q| cards.iter().any(|(c, _)| c == q) && !cards.iter().any(|big| holds(&big.0, q) && !keeps(big, q)));
 }
