@@ -21,7 +21,7 @@ const MIN_STEP: f32 = 24.0;
 /// How far a card's rounded corner lies inside the corner its straight sides would make, along
 /// the diagonal, as a share of the card's width: a corner rounded to a radius of about a
 /// twentieth of the width (an eighth of an inch on a poker card) is r (sqrt 2 - 1) inside.
-const ARC_INSET: f32 = 0.05 * (std::f32::consts::SQRT_2 - 1.0);
+pub(crate) const ARC_INSET: f32 = 0.05 * (std::f32::consts::SQRT_2 - 1.0);
 
 /// The least profiles of a side that must place its edge on the fitted line.
 const MIN_ON_LINE: usize = 8;
