@@ -1221,7 +1221,9 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
         .map(|o| o.quad)
         .collect();
     let k = scale as f32;
-    let refined = |quads: Vec<Quad>| -> opencv::Result<Vec<Quad>> {
+    // `fit`: whether a clean outline's sides may be found again as straight lines (not a
+    // cascade's, whose long sides are the edges of several cards lying a little askew).
+    let refined = |quads: Vec<Quad>, fit: bool| -> opencv::Result<Vec<Quad>> {
         let mut out = Vec::with_capacity(quads.len());
         for quad in quads {
             let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
@@ -1230,6 +1232,8 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
                 refine_quad(frame, &full, true)?
             } else if scale == 1 {
                 full
+            } else if !fit {
+                refine_quad(frame, &full, false)?
             } else {
                 // A clean outline needs refining only to regain the resolution lost to
                 // downscaling: its sides are found again along their length in the full frame,
@@ -1242,7 +1246,7 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
         }
         Ok(out)
     };
-    Ok(Outlines { cards: refined(quads)?, edge_support: support, cascades: refined(cascades)? })
+    Ok(Outlines { cards: refined(quads, true)?, edge_support: support, cascades: refined(cascades, false)? })
 }
 
 /// What `find_outlines` finds.

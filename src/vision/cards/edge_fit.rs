@@ -47,9 +47,6 @@ pub fn fit_sides(frame: &Mat, quad: &Quad, reach: f32) -> opencv::Result<Option<
     for i in 0..4 {
         // Corner i is where the side ending there meets the side starting there.
         let Some(p) = lines[(i + 3) % 4].meet(&lines[i]) else { return Ok(None) };
-        if (p[0] - quad[i][0]).hypot(p[1] - quad[i][1]) > reach {
-            return Ok(None);
-        }
         sharp[i] = p;
     }
     // The corners onto the card's rounded ones: an outline traced round the card (and those the
@@ -57,10 +54,12 @@ pub fn fit_sides(frame: &Mat, quad: &Quad, reach: f32) -> opencv::Result<Option<
     let mid = [sharp.iter().map(|p| p[0]).sum::<f32>() / 4.0, sharp.iter().map(|p| p[1]).sum::<f32>() / 4.0];
     let short = (0..4).map(|i| dist(sharp[i], sharp[(i + 1) % 4])).fold(f32::MAX, f32::min);
     let inset = ARC_INSET * short;
-    Ok(Some(sharp.map(|p| {
+    let rounded = sharp.map(|p| {
         let d = dist(p, mid).max(1.0);
         [p[0] + (mid[0] - p[0]) * inset / d, p[1] + (mid[1] - p[1]) * inset / d]
-    })))
+    });
+    // Compared with the outline's own corners, which were traced round the card too.
+    Ok((0..4).all(|i| dist(rounded[i], quad[i]) <= reach).then_some(rounded))
 }
 
 /// A continuous BGR frame's bytes.
