@@ -1232,13 +1232,12 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
                 refine_quad(frame, &full, true)?
             } else if scale == 1 {
                 full
-            } else if !fit {
-                refine_quad(frame, &full, false)?
             } else {
                 // A clean outline needs refining only to regain the resolution lost to
                 // downscaling: its sides are found again along their length in the full frame,
                 // or where they are not clear there, the outline is re-found around them.
-                match edge_fit::fit_sides(frame, &full, 2.0 * k + 1.0)? {
+                let fitted = if fit { edge_fit::fit_sides(frame, &full, 2.0 * k + 1.0)? } else { None };
+                match fitted {
                     Some(fitted) => fitted,
                     None => refine_quad(frame, &full, false)?,
                 }
@@ -1532,7 +1531,7 @@ pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
     [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
 }
 
-fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
+pub(crate) fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
     [q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0]
 }
 

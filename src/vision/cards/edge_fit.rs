@@ -6,7 +6,7 @@
 
 use opencv::{core, prelude::*};
 
-use super::detect::dist;
+use super::detect::{dist, quad_centre};
 
 type Quad = [[f32; 2]; 4];
 
@@ -35,7 +35,7 @@ pub fn fit_sides(frame: &Mat, quad: &Quad, reach: f32) -> opencv::Result<Option<
         return Ok(None);
     }
     let image = Image { data: frame.data_bytes()?, cols: frame.cols() as usize, rows: frame.rows() as usize };
-    let centre = [quad.iter().map(|p| p[0]).sum::<f32>() / 4.0, quad.iter().map(|p| p[1]).sum::<f32>() / 4.0];
+    let centre = quad_centre(quad);
     let mut lines = [Line::default(); 4];
     for (i, line) in lines.iter_mut().enumerate() {
         match side_line(&image, quad[i], quad[(i + 1) % 4], centre, reach) {
@@ -51,7 +51,7 @@ pub fn fit_sides(frame: &Mat, quad: &Quad, reach: f32) -> opencv::Result<Option<
     }
     // The corners onto the card's rounded ones: an outline traced round the card (and those the
     // index networks learnt from) has its corners there, not where the straight sides would meet.
-    let mid = [sharp.iter().map(|p| p[0]).sum::<f32>() / 4.0, sharp.iter().map(|p| p[1]).sum::<f32>() / 4.0];
+    let mid = quad_centre(&sharp);
     let short = (0..4).map(|i| dist(sharp[i], sharp[(i + 1) % 4])).fold(f32::MAX, f32::min);
     let inset = ARC_INSET * short;
     let rounded = sharp.map(|p| {
