@@ -319,8 +319,10 @@ impl CardDetector {
             }
             if let Some(confidence) = down {
                 // Uncalibrated, a back is sure when the corner network is sure both corners are
-                // blank and its paper is not a face's.
+                // blank and its paper is not a face's, and the whole outline is in sight (one the
+                // frame cuts off may be a fan of faces whose corners lie beyond it).
                 if self.back.is_none()
+                    && !cut_by_frame(&quad, size)
                     && pre.both_blank(&quad)
                     && let Some(mask) = &paper_mask
                     && sure_back(mask, paper)?
@@ -1613,6 +1615,18 @@ pub(crate) fn spans_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
     short * long > 0.75 * size[0] * size[1]
 }
 
+/// Whether one of an outline's sides runs along an edge of the frame of `size` (width, height):
+/// the outline is then where the frame cuts something off, not necessarily its own outline.
+fn cut_by_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
+    let margin = 2.0 + 0.01 * size[0].max(size[1]);
+    let near =
+        |p: [f32; 2]| [p[0] < margin, p[1] < margin, p[0] > size[0] - 1.0 - margin, p[1] > size[1] - 1.0 - margin];
+    (0..4).any(|i| {
+        let (a, b) = (near(q[i]), near(q[(i + 1) % 4]));
+        (0..4).any(|edge| a[edge] && b[edge])
+    })
+}
+
 /// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
 pub(crate) fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
     let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
@@ -1820,6 +1834,17 @@ mod tests {
         for card in ["4S", "7H", "8C"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");
         }
+    }
+
+    #[test]
+    fn an_outline_with_a_side_along_the_frame_edge_is_cut_by_it() {
+        let size = [800.0, 600.0];
+        // A fan running off the bottom edge, its cut side a few pixels short of it.
+        assert!(cut_by_frame(&[[260.0, 598.0], [237.0, 400.0], [427.0, 337.0], [567.0, 597.0]], size));
+        assert!(cut_by_frame(&[[0.5, 100.0], [120.0, 90.0], [130.0, 260.0], [1.0, 270.0]], size));
+        // A card whose one corner touches the edge is whole.
+        assert!(!cut_by_frame(&[[0.0, 100.0], [120.0, 60.0], [180.0, 230.0], [50.0, 280.0]], size));
+        assert!(!cut_by_frame(&[[300.0, 200.0], [420.0, 200.0], [420.0, 370.0], [300.0, 370.0]], size));
     }
 
     #[test]
