@@ -223,6 +223,22 @@ fn legal_actions_of_a_fresh_deal_parse_back_and_are_accepted() {
 }
 
 #[test]
+fn output_into_a_pipe_closed_early_ends_without_a_panic() {
+    use std::process::Stdio;
+    // As `card-referee omphala simulate ... | head -1` does once head has its line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_card-referee"))
+        .args(["omphala", "simulate", "--players", "3", "--games", "20", "--seed", "5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn simulate_reports_length_tie_breaks_and_speed() {
     let (code, out, err) = referee(&["omphala", "simulate", "--players", "3", "--games", "20", "--seed", "5"]);
     assert_eq!(code, 0, "{err}");

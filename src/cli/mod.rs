@@ -228,8 +228,22 @@ pub enum EnrollCommand {
     Symbols(vision_symbols::EnrollSymbols),
 }
 
+/// A command whose reader stops early (`card-referee eval cards DIR | head`) ends as other
+/// command-line tools do, killed quietly by SIGPIPE, instead of panicking in `println!` (Rust
+/// ignores the signal by default). Not for the window, whose display connection may close.
+fn quiet_when_output_closes() {
+    #[cfg(unix)]
+    // SAFETY: only restores the signal's default action, before any thread of ours writes.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
+    if !matches!(cli.command, None | Some(Command::Window)) {
+        quiet_when_output_closes();
+    }
     let input = cli.input;
     vision_cards::set_readers(vision_cards::Readers {
         corner: cli.corner_reader.map(Into::into),
