@@ -83,7 +83,8 @@ fn glyph_blobs(
     // taken near the top (the 97th percentile): where cards cover less than a tenth of the
     // frame, a lower one is the table's own, and a pale-streaked wood then passes for paper,
     // every streak for a glyph.
-    let paper_level = f64::from(percentile(&low, 0.97)?) * 0.65;
+    let brightest = f64::from(percentile(&low, 0.97)?);
+    let near = LocalBright::of(&low, side)?;
     let max_size = side as f32 * 0.12;
     let mut blobs = Vec::new();
     for i in 1..n {
@@ -112,12 +113,48 @@ fn glyph_blobs(
         let mut not_ink = Mat::default();
         core::bitwise_not(&roi_ink, &mut not_ink, &core::no_array())?;
         let around = core::mean(&roi_low, &not_ink)?[0];
-        if around < paper_level {
+        if around < PAPER * near.level([cx, cy], brightest)? {
             continue;
         }
         blobs.push(Blob { id: i, rect: core::Rect::new(x, y, w, h), centre: [cx, cy], size });
     }
     Ok((labels, blobs, ink))
+}
+
+/// How bright paper must be around a glyph, against the brightest paper near it.
+const PAPER: f64 = 0.65;
+
+/// The least share of the frame's brightest paper that paper somewhere in it is taken to have.
+const DIMMEST_PAPER: f64 = 0.6;
+
+/// The brightest paper near each part of a frame: under uneven light a card in a dim part of it
+/// is well below the frame's brightest paper, though its index is plain to see. Blocks of
+/// `BLOCK` pixels are averaged (a card's paper stays, a glint goes), then each takes the
+/// brightest block within a third of the frame's shorter side.
+struct LocalBright {
+    blocks: Mat,
+}
+
+const BLOCK: i32 = 16;
+
+impl LocalBright {
+    fn of(low: &Mat, side: i32) -> opencv::Result<LocalBright> {
+        let size = core::Size::new((low.cols() / BLOCK).max(1), (low.rows() / BLOCK).max(1));
+        let mut mean = Mat::default();
+        imgproc::resize(low, &mut mean, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        let reach = 2 * (side / 3 / BLOCK) + 1;
+        Ok(LocalBright { blocks: morph(&mean, imgproc::MORPH_DILATE, imgproc::MORPH_RECT, reach)? })
+    }
+
+    /// The paper level at `p`: the brightest block near it, between `DIMMEST_PAPER` of the
+    /// frame's `brightest` and `brightest` itself (a table's pale streaks far from any card stay
+    /// below paper).
+    fn level(&self, p: [f32; 2], brightest: f64) -> opencv::Result<f64> {
+        let col = ((p[0] as i32) / BLOCK).clamp(0, self.blocks.cols() - 1);
+        let row = ((p[1] as i32) / BLOCK).clamp(0, self.blocks.rows() - 1);
+        let near = f64::from(*self.blocks.at_2d::<u8>(row, col)?);
+        Ok(near.clamp(DIMMEST_PAPER * brightest, brightest))
+    }
 }
 
 /// The mask of `ids` inside `labels`, rotated so that `down` points down, cropped to its ink.
@@ -882,6 +919,34 @@ mod tests {
         let read = [[[600.0, 150.0], [1100.0, 150.0], [1100.0, 550.0], [600.0, 550.0]]];
         let area = unread_area(&frame, &read).unwrap().expect("paper is left");
         assert!(area.contains(core::Point::new(65, 305)) && area.x + area.width >= 170, "{area:?}");
+    }
+
+    #[test]
+    fn an_index_in_the_shade_is_on_paper_and_a_mark_on_the_table_is_not() {
+        // Light falling off across the table: a card at full light on the right, one at 0.55 of
+        // it on the left (its index plain to see), and between them an index-like mark on the
+        // table.
+        let mut frame = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
+        let index = |frame: &mut Mat, x: i32, paper: f64| {
+            let ink = core::Scalar::all(paper * 0.12);
+            if paper > 70.0 {
+                let card = core::Rect::new(x, 200, 180, 250);
+                imgproc::rectangle(frame, card, core::Scalar::all(paper), -1, 8, 0).unwrap();
+            }
+            let at = core::Point::new(x + 20, 250);
+            imgproc::put_text(frame, "7", at, imgproc::FONT_HERSHEY_SIMPLEX, 1.1, ink, 3, imgproc::LINE_AA, false)
+                .unwrap();
+            let centre = crate::render::geometry::Pt::new(f64::from(x) + 31.0, 272.0);
+            crate::render::face::draw_pip(frame, Suit::Hearts, centre, 22.0, false, ink).unwrap();
+        };
+        index(&mut frame, 1000, 235.0);
+        index(&mut frame, 60, 0.55 * 235.0);
+        index(&mut frame, 600, 70.0);
+        let spots = candidate_spots(&frame, 0).unwrap();
+        let within = |x0: i32, x1: i32| spots.iter().filter(|s| (x0..x1).contains(&s.bbox.x)).count();
+        assert!(within(1000, 1180) > 0, "the card in full light: {spots:?}");
+        assert!(within(60, 240) > 0, "the card in the shade: {spots:?}");
+        assert_eq!(within(560, 700), 0, "the table: {spots:?}");
     }
 
     #[test]
