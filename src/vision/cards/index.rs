@@ -555,7 +555,9 @@ fn merged_candidates(labels: &Mat, blobs: &[Blob]) -> opencv::Result<Vec<Candida
         let mid = (a + c) / 2.0;
         let half = (((a - c) / 2.0).powi(2) + d * d).sqrt();
         let (long, short) = ((mid + half).max(0.0).sqrt(), (mid - half).max(1e-3).sqrt());
-        if long / short < MERGED_ELONGATION {
+        // A plain bar (a letter "I" in a maker's name, a streak of wood grain) is long enough
+        // but has no rank's shape at either end.
+        if long / short < MERGED_ELONGATION || is_bar(labels, b)? {
             continue;
         }
         let angle = 0.5 * (2.0 * d).atan2(a - c);
@@ -904,6 +906,12 @@ mod tests {
             });
             assert!(merged_candidates(&labels, &[blob]).unwrap().is_empty(), "{axes:?}");
         }
+        // Nor is a plain slanted bar of the same length (a letter "I", a streak of grain).
+        let (labels, blob) = centred_blob_of(|ink| {
+            let (from, to) = (core::Point::new(30, 26), core::Point::new(48, 54));
+            imgproc::line(ink, from, to, core::Scalar::all(255.0), 5, imgproc::LINE_8, 0).unwrap();
+        });
+        assert!(merged_candidates(&labels, &[blob]).unwrap().is_empty(), "a bar");
     }
 
     #[test]
