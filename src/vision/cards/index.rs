@@ -116,10 +116,31 @@ fn glyph_blobs(
         if around < PAPER * near.level([cx, cy], brightest)? {
             continue;
         }
+        // Below the frame's brightest paper, only plain paper will do: a table's texture as
+        // bright as paper in the shade is not (stone, wood grain: spreads of 0.08-0.17 of its
+        // level round their specks, against 0.02-0.08 round the indices of cards in the shade).
+        if around < PAPER * brightest && !plain(&roi_low, &not_ink)? {
+            continue;
+        }
         blobs.push(Blob { id: i, rect: core::Rect::new(x, y, w, h), centre: [cx, cy], size });
     }
     Ok((labels, blobs, ink))
 }
+
+/// Whether the part of `low` clear of the `not_ink` mask's edge (the glyph's blurred rim) is
+/// plain, as paper is: its spread under `PLAIN_PAPER` of its level.
+fn plain(low: &impl core::ToInputArray, not_ink: &Mat) -> opencv::Result<bool> {
+    let mut clear = Mat::default();
+    let anchor = core::Point::new(-1, -1);
+    let edge = core::Scalar::all(255.0);
+    imgproc::erode(not_ink, &mut clear, &Mat::default(), anchor, 1, core::BORDER_CONSTANT, edge)?;
+    let (mut level, mut spread) = (core::Scalar::default(), core::Scalar::default());
+    core::mean_std_dev(low, &mut level, &mut spread, &clear)?;
+    Ok(spread[0] < PLAIN_PAPER * level[0])
+}
+
+/// The most a ring of paper round a glyph may spread, as a share of its level.
+const PLAIN_PAPER: f64 = 0.1;
 
 /// How bright paper must be around a glyph, against the brightest paper near it.
 const PAPER: f64 = 0.65;
@@ -932,7 +953,7 @@ mod tests {
     #[test]
     fn an_index_in_the_shade_is_on_paper_and_a_mark_on_the_table_is_not() {
         // Light falling off across the table: a card at full light on the right, one at 0.55 of
-        // it on the left (its index plain to see), and between them an index-like mark on the
+        // it on the left (its index plain to see), and between them index-like marks on the
         // table.
         let mut frame = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
         let index = |frame: &mut Mat, x: i32, paper: f64| {
@@ -950,11 +971,39 @@ mod tests {
         index(&mut frame, 1000, 235.0);
         index(&mut frame, 60, 0.55 * 235.0);
         index(&mut frame, 600, 70.0);
+        // Below, a stretch of table as bright as the shaded card but grainy, with the same mark.
+        let mut grain = Mat::new_rows_cols_with_default(200, 300, core::CV_8UC3, core::Scalar::all(0.0)).unwrap();
+        core::randn(&mut grain, &core::Scalar::all(0.55 * 235.0), &core::Scalar::all(22.0)).unwrap();
+        grain.copy_to(&mut Mat::roi_mut(&mut frame, core::Rect::new(500, 500, 300, 200)).unwrap()).unwrap();
+        let at = core::Point::new(620, 600);
+        imgproc::put_text(
+            &mut frame,
+            "7",
+            at,
+            imgproc::FONT_HERSHEY_SIMPLEX,
+            1.1,
+            core::Scalar::all(15.0),
+            3,
+            8,
+            false,
+        )
+        .unwrap();
+        crate::render::face::draw_pip(
+            &mut frame,
+            Suit::Hearts,
+            crate::render::geometry::Pt::new(631.0, 622.0),
+            22.0,
+            false,
+            core::Scalar::all(15.0),
+        )
+        .unwrap();
         let spots = candidate_spots(&frame, 0).unwrap();
-        let within = |x0: i32, x1: i32| spots.iter().filter(|s| (x0..x1).contains(&s.bbox.x)).count();
+        let within = |x0: i32, x1: i32| spots.iter().filter(|s| s.bbox.y < 480 && (x0..x1).contains(&s.bbox.x)).count();
         assert!(within(1000, 1180) > 0, "the card in full light: {spots:?}");
         assert!(within(60, 240) > 0, "the card in the shade: {spots:?}");
         assert_eq!(within(560, 700), 0, "the table: {spots:?}");
+        let grainy = spots.iter().filter(|s| s.bbox.y > 520 && (560..700).contains(&s.bbox.x)).count();
+        assert_eq!(grainy, 0, "the grainy table: {spots:?}");
     }
 
     #[test]
