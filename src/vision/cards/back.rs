@@ -239,6 +239,28 @@ impl BackProfile {
     }
 }
 
+/// How far a rectified card's layout (its inside's grey levels at `LAYOUT_W × LAYOUT_H`, relative
+/// to their mean) lies from itself turned by 180°: a deck's backs look alike either way up (a
+/// back must not show which end of the card is up), and at this coarseness a repeating pattern
+/// is even grey; a group of faces taken for one outline, paper at one end and table or pictures
+/// at the other, is not.
+pub fn turn_difference(card: &Mat) -> opencv::Result<f32> {
+    let (w, h) = (card.cols(), card.rows());
+    let inset = ((w as f32) * 0.08).round() as i32;
+    let inner = Mat::roi(card, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?;
+    let mut grey = Mat::default();
+    imgproc::cvt_color_def(&inner, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+    let upright = layout(&grey)?;
+    let turned: Vec<f32> = upright.iter().rev().copied().collect();
+    Ok(layout_distance(&upright, &turned))
+}
+
+/// The most a back's layout may differ from itself turned (`turn_difference`, mean difference
+/// as a share of the mean grey). Rendered backs on 100 synthetic tables (seeds 20e6), uneven
+/// light and all: median 0.023, 97 % under 0.09, the most 0.19; three fans of faces in a
+/// darkened photo taken for backs: 0.15 to 0.21. A back over it is only searched for indices.
+pub const TURNED_BACK: f32 = 0.12;
+
 /// The largest card outline of a photo, rectified. An outline reaching the frame's edge is left
 /// out: it is the table (a dark back on a pale table leaves only the table bright), not the card.
 pub fn card_in_photo(frame: &Mat) -> opencv::Result<Option<Mat>> {
@@ -395,6 +417,39 @@ mod tests {
         let mut out = Mat::default();
         core::rotate(image, &mut out, core::ROTATE_180).unwrap();
         out
+    }
+
+    #[test]
+    fn a_back_looks_alike_either_way_up_and_a_group_of_faces_does_not() {
+        use crate::render::random::random_back_style;
+        use rand::SeedableRng;
+        let quarter = |card: &Mat| resized(card, CARD_W / 4, CARD_H / 4).unwrap();
+        // Light falling by a tenth from one end of the card to the other.
+        let shaded = |card: &Mat| {
+            let mut out = card.clone();
+            for y in 0..card.rows() {
+                let gain = 0.9 + 0.1 * f64::from(y) / f64::from(card.rows());
+                let row = core::Rect::new(0, y, card.cols(), 1);
+                let lit = scaled(&Mat::roi(card, row).unwrap().try_clone().unwrap(), gain, 0.0);
+                lit.copy_to(&mut Mat::roi_mut(&mut out, row).unwrap()).unwrap();
+            }
+            out
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..40 {
+            let style = random_back_style(&mut rng);
+            let back = draw_back(&style, 300).unwrap();
+            for card in [quarter(&back), quarter(&shaded(&back))] {
+                assert!(turn_difference(&card).unwrap() < TURNED_BACK, "{style:?}");
+            }
+        }
+        // Faces lying over one end of an outline, the table showing at the other.
+        let face = draw_face("7H".parse().unwrap(), &FaceStyle::default(), 300).unwrap();
+        let mut group =
+            Mat::new_rows_cols_with_default(face.rows(), face.cols(), face.typ(), bgr(60, 90, 140)).unwrap();
+        let top = core::Rect::new(0, 0, face.cols(), face.rows() * 3 / 5);
+        Mat::roi(&face, top).unwrap().copy_to(&mut Mat::roi_mut(&mut group, top).unwrap()).unwrap();
+        assert!(turn_difference(&quarter(&group)).unwrap() >= TURNED_BACK);
     }
 
     fn scaled(image: &Mat, gain: f64, offset: f64) -> Mat {

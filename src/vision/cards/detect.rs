@@ -299,11 +299,12 @@ impl CardDetector {
             }
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
-            let paper_mask = if readings.is_empty() || self.back.is_some() {
-                Some(paper_mask(&rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)?)
+            let small_card = if readings.is_empty() || self.back.is_some() {
+                Some(rectify_sized(frame, &quad, CARD_W / 4, CARD_H / 4)?)
             } else {
                 None
             };
+            let paper_mask = small_card.as_ref().map(paper_mask).transpose()?;
             let paper = match &paper_mask {
                 Some(mask) => share_set(mask)?,
                 None => 1.0,
@@ -326,6 +327,8 @@ impl CardDetector {
                     && pre.both_blank(&quad)
                     && let Some(mask) = &paper_mask
                     && sure_back(mask, paper)?
+                    && let Some(card) = &small_card
+                    && back::turn_difference(card)? < back::TURNED_BACK
                 {
                     backs.push(quad);
                 }
