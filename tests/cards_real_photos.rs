@@ -46,9 +46,15 @@ fn single_cards_seen_closer_are_read_too() {
     }
 }
 
+/// How many detections are called face down, and how many read as a card.
+fn down_and_read(found: &[card_referee::vision::cards::CardDetection]) -> (usize, usize) {
+    use card_referee::vision::cards::Face;
+    (found.iter().filter(|d| d.face == Face::Down).count(), found.iter().filter(|d| d.card.is_some()).count())
+}
+
 #[test]
 fn a_fan_the_frame_cuts_off_is_searched_at_any_size() {
-    use card_referee::vision::cards::{CardDetector, Face};
+    use card_referee::vision::cards::CardDetector;
     use opencv::{core, imgcodecs, imgproc, prelude::*};
     // deal3's bottom hand runs off the photo's edge. Seen twice as large (a phone's own
     // resolution), its outline passed for one card face down, with both corners blank and its
@@ -57,9 +63,7 @@ fn a_fan_the_frame_cuts_off_is_searched_at_any_size() {
     let photo = imgcodecs::imread(set("bidly-deals").join("deal3.jpg").to_str().unwrap(), 1).unwrap();
     let mut larger = Mat::default();
     imgproc::resize(&photo, &mut larger, core::Size::default(), 2.0, 2.0, imgproc::INTER_CUBIC).unwrap();
-    let found = detector.detect(&larger).unwrap();
-    let down = found.iter().filter(|d| d.face == Face::Down).count();
-    let read = found.iter().filter(|d| d.card.is_some()).count();
+    let (down, read) = down_and_read(&detector.detect(&larger).unwrap());
     assert_eq!(down, 0, "every card of the deal lies face up");
     // 46 read at the photo's own size; 34 when the hand was lost.
     assert!(read >= 44, "{read} cards read");
@@ -67,7 +71,7 @@ fn a_fan_the_frame_cuts_off_is_searched_at_any_size() {
 
 #[test]
 fn fans_in_a_darker_photo_are_not_taken_for_backs() {
-    use card_referee::vision::cards::{CardDetector, Face};
+    use card_referee::vision::cards::CardDetector;
     use opencv::{core, imgcodecs, prelude::*};
     // deal1 with its mid-tones darkened (gamma 1.8, as a contrasty camera gives): the deck's
     // bluish paper falls under the paper test's bar, and two fans, their corners blank, passed
@@ -77,9 +81,7 @@ fn fans_in_a_darker_photo_are_not_taken_for_backs() {
     let table: Vec<u8> = (0..=255).map(|v| ((f64::from(v) / 255.0).powf(1.8) * 255.0).round() as u8).collect();
     let mut darker = Mat::default();
     core::lut(&photo, &Mat::from_slice(&table).unwrap(), &mut darker).unwrap();
-    let found = CardDetector::new().unwrap().detect(&darker).unwrap();
-    let down = found.iter().filter(|d| d.face == Face::Down).count();
-    let read = found.iter().filter(|d| d.card.is_some()).count();
+    let (down, read) = down_and_read(&CardDetector::new().unwrap().detect(&darker).unwrap());
     assert_eq!(down, 0, "every card of the deal lies face up");
     // 42 read at the photo's own light, 39 here.
     assert!(read >= 37, "{read} cards read");
