@@ -87,9 +87,7 @@ pub enum BackError {
 impl BackDescriptor {
     /// The descriptor of a rectified BGR card (`detect::rectify`; any size of card proportions).
     pub fn of_card(card: &Mat) -> opencv::Result<BackDescriptor> {
-        let (w, h) = (card.cols(), card.rows());
-        let inset = ((w as f32) * 0.08).round() as i32;
-        let inner = Mat::roi(card, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?;
+        let inner = inside_border(card)?;
         let colour = colour_histogram(&resized(&inner, 60, 84)?)?;
         let mut grey = Mat::default();
         imgproc::cvt_color_def(&resized(&inner, 120, 168)?, &mut grey, imgproc::COLOR_BGR2GRAY)?;
@@ -123,7 +121,7 @@ impl BackDescriptor {
             layout: vec![0.0; first.layout.len()],
         };
         for d in all {
-            let turned: Vec<f32> = d.layout.iter().rev().copied().collect();
+            let turned = turned_layout(&d.layout);
             let layout = if layout_distance(&first.layout, &turned) < layout_distance(&first.layout, &d.layout) {
                 turned
             } else {
@@ -245,14 +243,23 @@ impl BackProfile {
 /// is even grey; a group of faces taken for one outline, paper at one end and table or pictures
 /// at the other, is not.
 pub fn turn_difference(card: &Mat) -> opencv::Result<f32> {
+    let mut grey = Mat::default();
+    imgproc::cvt_color_def(&inside_border(card)?, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+    let upright = layout(&grey)?;
+    Ok(layout_distance(&upright, &turned_layout(&upright)))
+}
+
+/// A rectified card's inner area: its border, where table bleeds in through an imperfect
+/// outline, left out.
+fn inside_border(card: &Mat) -> opencv::Result<opencv::boxed_ref::BoxedRef<'_, Mat>> {
     let (w, h) = (card.cols(), card.rows());
     let inset = ((w as f32) * 0.08).round() as i32;
-    let inner = Mat::roi(card, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))?;
-    let mut grey = Mat::default();
-    imgproc::cvt_color_def(&inner, &mut grey, imgproc::COLOR_BGR2GRAY)?;
-    let upright = layout(&grey)?;
-    let turned: Vec<f32> = upright.iter().rev().copied().collect();
-    Ok(layout_distance(&upright, &turned))
+    Mat::roi(card, core::Rect::new(inset, inset, w - 2 * inset, h - 2 * inset))
+}
+
+/// A layout read backwards: the card turned by 180°.
+fn turned_layout(layout: &[f32]) -> Vec<f32> {
+    layout.iter().rev().copied().collect()
 }
 
 /// The most a back's layout may differ from itself turned (`turn_difference`, mean difference
@@ -398,8 +405,7 @@ fn layout_distance(a: &[f32], b: &[f32]) -> f32 {
 /// 1 for equal layouts, 0 from a mean difference of 0.4 of the mean grey; the better of the two
 /// turns (a layout read backwards is the card turned by 180°).
 fn layout_similarity(profile: &[f32], card: &[f32]) -> f32 {
-    let turned: Vec<f32> = card.iter().rev().copied().collect();
-    let d = layout_distance(profile, card).min(layout_distance(profile, &turned));
+    let d = layout_distance(profile, card).min(layout_distance(profile, &turned_layout(card)));
     (1.0 - d / 0.4).clamp(0.0, 1.0)
 }
 

@@ -961,47 +961,28 @@ mod tests {
         // it on the left (its index plain to see), and between them index-like marks on the
         // table.
         let mut frame = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
-        let index = |frame: &mut Mat, x: i32, paper: f64| {
+        // An index at (x, y): a rank with its pip below, in ink of an eighth of `paper`'s level,
+        // on a card of that level or on the table.
+        let index = |frame: &mut Mat, x: i32, y: i32, paper: f64, on_card: bool| {
             let ink = core::Scalar::all(paper * 0.12);
-            if paper > 70.0 {
-                let card = core::Rect::new(x, 200, 180, 250);
+            if on_card {
+                let card = core::Rect::new(x, y - 50, 180, 250);
                 imgproc::rectangle(frame, card, core::Scalar::all(paper), -1, 8, 0).unwrap();
             }
-            let at = core::Point::new(x + 20, 250);
+            let at = core::Point::new(x + 20, y);
             imgproc::put_text(frame, "7", at, imgproc::FONT_HERSHEY_SIMPLEX, 1.1, ink, 3, imgproc::LINE_AA, false)
                 .unwrap();
-            let centre = crate::render::geometry::Pt::new(f64::from(x) + 31.0, 272.0);
+            let centre = crate::render::geometry::Pt::new(f64::from(x) + 31.0, f64::from(y) + 22.0);
             crate::render::face::draw_pip(frame, Suit::Hearts, centre, 22.0, false, ink).unwrap();
         };
-        index(&mut frame, 1000, 235.0);
-        index(&mut frame, 60, 0.55 * 235.0);
-        index(&mut frame, 600, 70.0);
+        index(&mut frame, 1000, 250, 235.0, true);
+        index(&mut frame, 60, 250, 0.55 * 235.0, true);
+        index(&mut frame, 600, 250, 70.0, false);
         // Below, a stretch of table as bright as the shaded card but grainy, with the same mark.
         let mut grain = Mat::new_rows_cols_with_default(200, 300, core::CV_8UC3, core::Scalar::all(0.0)).unwrap();
         core::randn(&mut grain, &core::Scalar::all(0.55 * 235.0), &core::Scalar::all(22.0)).unwrap();
         grain.copy_to(&mut Mat::roi_mut(&mut frame, core::Rect::new(500, 500, 300, 200)).unwrap()).unwrap();
-        let at = core::Point::new(620, 600);
-        imgproc::put_text(
-            &mut frame,
-            "7",
-            at,
-            imgproc::FONT_HERSHEY_SIMPLEX,
-            1.1,
-            core::Scalar::all(15.0),
-            3,
-            8,
-            false,
-        )
-        .unwrap();
-        crate::render::face::draw_pip(
-            &mut frame,
-            Suit::Hearts,
-            crate::render::geometry::Pt::new(631.0, 622.0),
-            22.0,
-            false,
-            core::Scalar::all(15.0),
-        )
-        .unwrap();
+        index(&mut frame, 600, 600, 125.0, false);
         let spots = candidate_spots(&frame, 0).unwrap();
         let within = |x0: i32, x1: i32| spots.iter().filter(|s| s.bbox.y < 480 && (x0..x1).contains(&s.bbox.x)).count();
         assert!(within(1000, 1180) > 0, "the card in full light: {spots:?}");
