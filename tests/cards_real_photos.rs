@@ -197,3 +197,29 @@ fn the_quick_networks_read_real_photos_as_the_full_ones_do() {
         assert_eq!(cards(&quick, &frame), cards(&full, &frame), "{name}");
     }
 }
+
+/// The photo's cards as read, sorted, unknown ones as "?".
+fn read_cards(found: &[card_referee::vision::cards::CardDetection]) -> Vec<String> {
+    use card_referee::vision::cards::Face;
+    let mut cards: Vec<String> = found
+        .iter()
+        .filter(|d| d.face == Face::Up)
+        .map(|d| d.card.map_or("?".to_string(), |c| c.to_string()))
+        .collect();
+    cards.sort();
+    cards
+}
+
+#[test]
+fn a_queen_blurred_until_its_pip_outgrows_its_rank_is_read() {
+    use card_referee::vision::cards::CardDetector;
+    use opencv::{core, imgcodecs, imgproc, prelude::*};
+    // A small photo blurred as a camera out of focus blurs it: the queen's thin strokes shrink
+    // to their cores and her club spreads, larger than the rank it must pair with.
+    let path = set("edje-photos").join("IMG_2616.jpg");
+    let photo = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur(&photo, &mut blurred, core::Size::default(), 1.2, 1.2, core::BORDER_DEFAULT).unwrap();
+    let cards = read_cards(&CardDetector::new().unwrap().detect(&blurred).unwrap());
+    assert!(cards.contains(&"QC".to_string()), "{cards:?}");
+}
