@@ -510,6 +510,11 @@ impl CardDetector {
             cards.len() < 2
         });
         let mut kept: Vec<IndexHit> = Vec::new();
+        // Those inside outlines first: an outline that takes its card from one corner's index
+        // then stands as that card when the twin test below meets the card's other corner.
+        let within = |hit: &IndexHit| out.iter().any(|d| d.quad.is_some_and(|q| inside(&q, box_centre(&hit.bbox))));
+        let (mut hits, outside): (Vec<IndexHit>, Vec<IndexHit>) = hits.into_iter().partition(within);
+        hits.extend(outside);
         for hit in hits {
             let centre = box_centre(&hit.bbox);
             // Inside an outline: it reads that card when its own corners could not be read. Inside
