@@ -127,17 +127,20 @@ fn glyph_blobs(
 const INK: f64 = 20.0;
 const FAINT_INK: f64 = 12.0;
 
-/// How near ink (a square of this many pixels across) faint ink joins it.
-const INK_REACH: i32 = 5;
+/// How near ink (a square of this many pixels across, centred on the faint pixel) faint ink
+/// joins it: a pixel's neighbours.
+const INK_REACH: i32 = 3;
 
 /// The ink of a frame's darkest channel `low`: darker than its neighbourhood (a thirtieth of the
 /// frame's shorter `side`) by `INK`, or by `FAINT_INK` within reach of that; and the sure ink,
 /// by `INK` alone. Blur leaves a thin stroke's core as ink and its middle faint: a jack's hook
 /// came apart from its stem, each too small to pair with a pip. Faint ink beside ink mends such
 /// strokes without letting a faint texture (carpet, grain) pass on its own. Edje blurred by
-/// 1.2 px read 364 -> 376 of 392, the deals blurred 124 -> 128 of 156; edje as it is 382 -> 387
-/// (2 false readings, none before); rendered tables as well or a little better
-/// (models/README.md, "Session 22").
+/// 1.2 px read 364 -> 370 of 392 (false readings 7 -> 4), the deals blurred 124 -> 126 of 156;
+/// edje as it is 382 -> 384 (1 false reading, none before); rendered tables as well or a little
+/// better. A reach of 5 px read more blurred cards (376 and 128) but joined thin lines to
+/// glyphs: a book's print made index-like marks that a foreign deck enrolled read as cards, and
+/// a queen's tail met her picture's frame (models/README.md, "Session 22").
 fn ink_of(low: &Mat, side: i32) -> opencv::Result<(Mat, Mat)> {
     let darker = darker_than_around(low, side)?;
     let anchor = core::Point::new(-1, -1);
@@ -977,8 +980,8 @@ mod tests {
             imgproc::rectangle(&mut low, r, core::Scalar::all(v), -1, imgproc::LINE_8, 0).unwrap();
         };
         line(15, 10, 20, 150.0);
-        line(15, 20, 23, 178.0);
-        line(15, 23, 33, 150.0);
+        line(15, 20, 22, 178.0);
+        line(15, 22, 33, 150.0);
         line(45, 10, 33, 184.0);
         let (ink, _) = ink_of(&low, 60).unwrap();
         let mut labels = Mat::default();
