@@ -41,13 +41,14 @@ struct Blob {
 /// Ink blobs of plausible glyph size that sit on paper.
 /// Ink inside the `blank` quads (cards already read) is wiped first: labelling the frame's
 /// components is the search's main cost, and a read card's pips and pictures are most of them.
-/// Blobs whose centre passes `skip` are left out before the (costlier) paper test.
+/// Blobs whose centre passes `skip` are left out before the (costlier) paper test. Returns the
+/// ink's component labels and the blobs.
 fn glyph_blobs(
     frame: &Mat,
     side: i32,
     blank: &[[[f32; 2]; 4]],
     skip: impl Fn([f32; 2]) -> bool,
-) -> opencv::Result<(Mat, Vec<Blob>, Mat)> {
+) -> opencv::Result<(Mat, Vec<Blob>)> {
     let low = min_channel(frame)?;
     // The blobs are of `ink`; the paper round them is judged clear of `sure` ink only: faint
     // ink takes the darker grains of a grainy table out of its ring, which then passes for
@@ -119,7 +120,7 @@ fn glyph_blobs(
         }
         blobs.push(Blob { id: i, rect: core::Rect::new(x, y, w, h), centre: [cx, cy], size });
     }
-    Ok((labels, blobs, ink))
+    Ok((labels, blobs))
 }
 
 /// How much darker than its neighbourhood's mean a pixel must be to be ink, and (`FAINT_INK`)
@@ -707,7 +708,7 @@ pub fn candidate_spots(frame: &Mat, small: i32) -> opencv::Result<Vec<IndexSpot>
 pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<Vec<IndexSpot>> {
     let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
-    let (labels, blobs, _) = glyph_blobs(&work, side, &[], |_| false)?;
+    let (labels, blobs) = glyph_blobs(&work, side, &[], |_| false)?;
     Ok(all_candidates(&labels, &blobs)?.iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
 }
 
@@ -824,7 +825,7 @@ impl LooseMarks {
             read.iter().map(|q| q.map(|p| [p[0] - offset[0], p[1] - offset[1]])).collect();
         let part = Mat::roi(&*work, area)?.try_clone()?;
         let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
-        let (labels, blobs, _) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
+        let (labels, blobs) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
         let candidates = all_candidates(&labels, &blobs)?;
         Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }
