@@ -12,6 +12,7 @@ use super::glyph_net::GlyphNet;
 use super::index::candidate_spots_at;
 use super::index::{IndexHit, LooseMarks, NetworkRead, SURE_BLANK};
 use super::index_net::{IndexNet, QuickFirst};
+use super::light;
 use super::patch;
 use crate::cards::{Card, Rank, Suit};
 use crate::render::geometry::{Pt, quad_contains};
@@ -263,6 +264,11 @@ impl CardDetector {
 
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
+        // The search and the readers see the frame under white light; a calibrated back is
+        // matched in the colours it was calibrated in, those of the camera.
+        let camera = frame;
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
         let mut out = Vec::new();
         // Outlines surely face down: their pattern is not searched for indices (see `unsearched`).
         let mut backs = Vec::new();
@@ -313,7 +319,7 @@ impl CardDetector {
             if let Some(back) = &self.back {
                 let read = combine(&readings, self.config.min_confidence).0.is_some();
                 let matched;
-                (down, matched) = back.face_down(&rectify(frame, &quad)?, read, paper, down)?;
+                (down, matched) = back.face_down(&rectify(camera, &quad)?, read, paper, down)?;
                 if matched {
                     backs.push(quad);
                 }

@@ -6,6 +6,7 @@ pub mod classify;
 pub mod detect;
 pub mod edge_fit;
 pub mod labels;
+pub mod light;
 
 pub use detect::{CardDetection, CardDetector, DetectorConfig, Face, Reader};
 pub mod enroll;
