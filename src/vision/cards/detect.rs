@@ -160,6 +160,10 @@ impl CardDetector {
         quad: &Quad,
         card: Card,
     ) -> opencv::Result<(Vec<EnrolledPatch>, Vec<EnrolledPatch>)> {
+        // Under the light `detect` reads in, so that a deck enrolled under a lamp is remembered
+        // as it will be seen.
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
         let (short, _) = side_lengths(quad);
         let centre = quad_centre(quad);
         let moved = |dx: f32, dy: f32, k: f32| {
@@ -247,6 +251,8 @@ impl CardDetector {
 
     /// The readings of both corners of one outline: (card, confidence) for each corner read.
     pub fn read_corners_of(&self, frame: &Mat, quad: &Quad) -> opencv::Result<Vec<(Card, f32)>> {
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
         let pre = self.read_all_corners(frame, std::iter::once(quad))?;
         let mut out = Vec::new();
         for corner in [Corner::TopLeft, Corner::BottomRight] {
