@@ -147,6 +147,24 @@ fn bad_input_exits_2_with_one_line_naming_the_file() {
 }
 
 #[test]
+fn eval_alters_the_photos_as_asked_and_names_a_bad_alteration() {
+    let out = cli()
+        .args(["eval", "cards"])
+        .arg(set("bidly-deck"))
+        .args(["--alter", "warm:0.55", "--alter", "turn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("true positives: 52, false positives: 0, false negatives: 0"), "{report}");
+
+    let out = cli().args(["eval", "cards"]).arg(set("bidly-deck")).args(["--alter", "warm:2"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warm:2") && err.contains("within 0.05 to 1"), "{err}");
+}
+
+#[test]
 fn detect_json_follows_the_format() {
     let out = cli().args(["detect", "--json"]).arg(set("bidly-deck").join("AS.jpg")).output().unwrap();
     assert!(out.status.success());

@@ -183,6 +183,11 @@ pub enum EvalCommand {
         /// A card back made by `calibrate back`.
         #[arg(long)]
         back: Option<PathBuf>,
+        /// Alter each photo first, as another light or camera would give it (repeat to combine,
+        /// applied in order): warm:B (a lamp: blue scaled by B), falloff:F (light falling across
+        /// to F), gamma:G, blur:S (px), noise:S (levels), jpeg:Q, scale:K, turn (a quarter).
+        #[arg(long, value_name = "ALTERATION")]
+        alter: Vec<crate::vision::alter::Alteration>,
     },
     /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
     Symbols(vision_symbols::EvalSymbols),
@@ -259,8 +264,8 @@ pub fn run(cli: Cli) -> ExitCode {
             vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref(), back.as_deref())
         }
         Command::Calibrate(CalibrateCommand::Back { images, out }) => vision_cards::calibrate_back(&images, &out),
-        Command::Eval(EvalCommand::Cards { dir, enroll, back }) => {
-            vision_cards::eval(&dir, enroll.as_deref(), back.as_deref())
+        Command::Eval(EvalCommand::Cards { dir, enroll, back, alter }) => {
+            vision_cards::eval(&dir, enroll.as_deref(), back.as_deref(), &alter)
         }
         Command::Eval(EvalCommand::Synthetic { scenes, seed, cards }) => {
             vision_cards::eval_synthetic(scenes, seed, cards)

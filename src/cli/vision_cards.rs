@@ -10,6 +10,7 @@ use std::time::Instant;
 use opencv::{imgcodecs, prelude::*};
 
 use super::EXIT_BAD_INPUT;
+use crate::vision::alter::{self, Alteration};
 use crate::vision::cards::back::{BackError, BackProfile};
 use crate::vision::cards::enroll::{DeckProfile, EnrollError, read_image};
 use crate::vision::cards::labels::{LabelSet, Score, score_image};
@@ -149,14 +150,16 @@ pub fn evaluate(dir: &Path, enroll: Option<&Path>) -> Result<EvalSummary, ExitCo
 
 /// As `evaluate`, on every `step`-th labelled image only (quicker checks in tests).
 pub fn evaluate_every(dir: &Path, enroll: Option<&Path>, step: usize) -> Result<EvalSummary, ExitCode> {
-    evaluate_with(dir, enroll, None, step)
+    evaluate_with(dir, enroll, None, &[], step)
 }
 
-/// As `evaluate_every`, with a calibrated card back (`calibrate back`) when one is given.
+/// As `evaluate_every`, with a calibrated card back (`calibrate back`) when one is given, and
+/// each photo altered first (`vision::alter`: another light, another camera).
 pub fn evaluate_with(
     dir: &Path,
     enroll: Option<&Path>,
     back: Option<&Path>,
+    alterations: &[Alteration],
     step: usize,
 ) -> Result<EvalSummary, ExitCode> {
     let labels = LabelSet::load(&dir.join("labels.json")).map_err(bad_input)?;
@@ -165,7 +168,8 @@ pub fn evaluate_with(
     let mut total_ms = 0.0;
     let mut down_error = 0.0;
     for image in labels.images.iter().step_by(step.max(1)) {
-        let frame = read_image(&dir.join(&image.file)).map_err(bad_input)?;
+        let photo = read_image(&dir.join(&image.file)).map_err(bad_input)?;
+        let frame = alter::apply_all(photo, alterations).map_err(|e| internal(format!("{}: {e}", image.file)))?;
         let start = Instant::now();
         let cards = detector.detect(&frame).map_err(|e| internal(format!("{}: {e}", image.file)))?;
         total_ms += start.elapsed().as_secs_f64() * 1000.0;
@@ -236,9 +240,9 @@ pub fn eval_synthetic(scenes: u64, seed: u64, cards: Option<std::ops::RangeInclu
     }
 }
 
-/// `eval cards DIR [--enroll DIR] [--back BACK]`.
-pub fn eval(dir: &Path, enroll: Option<&Path>, back: Option<&Path>) -> ExitCode {
-    match evaluate_with(dir, enroll, back, 1) {
+/// `eval cards DIR [--enroll DIR] [--back BACK] [--alter A]...`.
+pub fn eval(dir: &Path, enroll: Option<&Path>, back: Option<&Path>, alterations: &[Alteration]) -> ExitCode {
+    match evaluate_with(dir, enroll, back, alterations, 1) {
         Ok(s) => print_summary(&s),
         Err(code) => code,
     }

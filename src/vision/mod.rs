@@ -1,5 +1,6 @@
 //! Vision: from frames to detections. Knows OpenCV, nothing of the UI or the rules.
 
+pub mod alter;
 pub mod cards;
 pub mod memory;
 pub mod symbols;
