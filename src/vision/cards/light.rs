@@ -12,6 +12,8 @@ use opencv::{core, prelude::*};
 const STEP: usize = 8;
 /// The share of the sampled pixels, brightest first, taken as paper.
 const BRIGHTEST: f64 = 0.01;
+/// How bright, against the brightest sampled pixel, a pixel must be to be taken for paper.
+const NEAR_TOP: f64 = 0.8;
 /// A pixel this bright in all three channels is glare (white whatever the light), not paper.
 const GLARE: u8 = 250;
 /// Paper this close to grey (the largest gain it needs) is left as it is: a camera's own white
@@ -68,9 +70,12 @@ fn white_point(frame: &Mat) -> opencv::Result<Option<[f64; 3]>> {
     }
     let total: u64 = count.iter().map(|&c| u64::from(c)).sum();
     let wanted = ((total as f64 * BRIGHTEST).ceil() as u64).max(1);
+    let Some(top) = (0..count.len()).rev().find(|&l| count[l] > 0) else { return Ok(None) };
     let (mut taken, mut sum) = (0u64, [0u64; 3]);
     for level in (0..count.len()).rev() {
-        if taken >= wanted {
+        // A few small cards may cover less than the share taken: the table's brightest pixels,
+        // far darker than paper, must not tint the white point.
+        if taken >= wanted || (level as f64) < NEAR_TOP * top as f64 {
             break;
         }
         taken += u64::from(count[level]);
@@ -112,6 +117,18 @@ mod tests {
         for frame in [table_with_paper([225.0, 232.0, 240.0]), table_with_paper([20.0, 60.0, 200.0])] {
             assert!(matches!(balanced(&frame).unwrap(), Cow::Borrowed(_)));
         }
+    }
+
+    #[test]
+    fn a_small_card_on_green_felt_is_the_white_point_not_the_felt() {
+        let mut frame =
+            Mat::new_rows_cols_with_default(400, 400, core::CV_8UC3, core::Scalar::new(60.0, 150.0, 70.0, 0.0))
+                .unwrap();
+        // Under a tenth of a percent of the frame: fewer samples than the share taken.
+        let mut card = Mat::roi_mut(&mut frame, core::Rect::new(100, 100, 10, 12)).unwrap();
+        card.set_to(&core::Scalar::new(150.0, 200.0, 240.0, 0.0), &core::no_array()).unwrap();
+        let gains = gains(&frame).unwrap().expect("the card is warm");
+        assert!((gains[0] - 1.6).abs() < 0.05 && (gains[1] - 1.2).abs() < 0.05, "{gains:?}");
     }
 
     #[test]
