@@ -259,8 +259,9 @@ fn a_queen_blurred_until_its_pip_outgrows_its_rank_is_read() {
 
 #[test]
 fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
+    use card_referee::vision::alter::Alteration;
     use card_referee::vision::cards::CardDetector;
-    use opencv::{core, imgcodecs, prelude::*};
+    use opencv::imgcodecs;
     // A warm lamp as a camera with no white balance of its own sees it: blue at 0.55 of white
     // light, green between. The darkest channel, where the search looks for ink, then holds half
     // the contrast, and small indices fell under its thresholds.
@@ -269,8 +270,7 @@ fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
     for name in names.map(|n| format!("{n}.jpg")) {
         let path = set("edje-photos").join(&name);
         let photo = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
-        let mut warm = Mat::default();
-        core::multiply(&photo, &core::Scalar::new(0.55, 0.775, 1.0, 0.0), &mut warm, 1.0, -1).unwrap();
+        let warm = Alteration::Warm(0.55).apply(&photo).unwrap();
         let white = read_cards(&detector.detect(&photo).unwrap());
         assert_eq!(read_cards(&detector.detect(&warm).unwrap()), white, "{name}");
         assert!(!white.is_empty() && !white.contains(&"?".to_string()), "{name}: {white:?}");

@@ -125,27 +125,11 @@ impl Alteration {
                 imgproc::gaussian_blur(frame, &mut out, core::Size::default(), sigma, sigma, core::BORDER_DEFAULT)?;
             }
             Alteration::Noise(sigma) => {
-                let mut noise = Mat::new_rows_cols_with_default(
-                    frame.rows(),
-                    frame.cols(),
-                    core::CV_16SC3,
-                    core::Scalar::all(0.0),
-                )?;
-                // A fixed seed: the same noise on every run.
-                let mut rng = core::RNG::new(0x5eed)?;
-                rng.fill(&mut noise, core::RNG_NORMAL, &core::Scalar::all(0.0), &core::Scalar::all(sigma), false)?;
-                let mut wide = Mat::default();
-                frame.convert_to(&mut wide, core::CV_16SC3, 1.0, 0.0)?;
-                let mut noisy = Mat::default();
-                core::add(&wide, &noise, &mut noisy, &core::no_array(), -1)?;
-                noisy.convert_to(&mut out, core::CV_8UC3, 1.0, 0.0)?;
+                // The renderer's sensor noise, from a fixed seed: the same noise on every run.
+                out = frame.try_clone()?;
+                crate::render::table::add_noise(&mut out, sigma, 0x5eed)?;
             }
-            Alteration::Jpeg(quality) => {
-                let params = core::Vector::<i32>::from_iter([imgcodecs::IMWRITE_JPEG_QUALITY, quality]);
-                let mut bytes = core::Vector::<u8>::new();
-                imgcodecs::imencode(".jpg", frame, &mut bytes, &params)?;
-                out = imgcodecs::imdecode(&bytes, imgcodecs::IMREAD_COLOR)?;
-            }
+            Alteration::Jpeg(quality) => out = jpeg_round_trip(frame, quality)?,
             Alteration::Scale(k) => {
                 let size = core::Size::new(
                     ((f64::from(frame.cols()) * k).round() as i32).max(1),
@@ -158,6 +142,14 @@ impl Alteration {
         }
         Ok(out)
     }
+}
+
+/// `frame` encoded as JPEG at `quality` (1-100) and decoded again.
+pub fn jpeg_round_trip(frame: &Mat, quality: i32) -> opencv::Result<Mat> {
+    let params = core::Vector::<i32>::from_iter([imgcodecs::IMWRITE_JPEG_QUALITY, quality]);
+    let mut bytes = core::Vector::<u8>::new();
+    imgcodecs::imencode(".jpg", frame, &mut bytes, &params)?;
+    imgcodecs::imdecode(&bytes, imgcodecs::IMREAD_COLOR)
 }
 
 /// `frame` with each alteration applied in turn.

@@ -75,7 +75,7 @@ fn white_point(frame: &Mat) -> opencv::Result<Option<[f64; 3]>> {
     let wanted = ((total as f64 * BRIGHTEST).ceil() as u64).max(1);
     let Some(top) = (0..count.len()).rev().find(|&l| count[l] > 0) else { return Ok(None) };
     let (mut taken, mut sum) = (0u64, [0u64; 3]);
-    for level in (0..count.len()).rev() {
+    for level in (0..=top).rev() {
         // A few small cards may cover less than the share taken: the table's brightest pixels,
         // far darker than paper, must not tint the white point.
         if taken >= wanted || (level as f64) < NEAR_TOP * top as f64 {
@@ -86,9 +86,7 @@ fn white_point(frame: &Mat) -> opencv::Result<Option<[f64; 3]>> {
             *s += c;
         }
     }
-    if taken == 0 {
-        return Ok(None);
-    }
+    // `top` itself holds a pixel, so `taken` is at least one.
     Ok(Some(sum.map(|s| s as f64 / taken as f64)))
 }
 

@@ -7,7 +7,7 @@
 
 use std::io::Write;
 
-use opencv::{core, imgcodecs, prelude::*};
+use opencv::{core, prelude::*};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -228,11 +228,7 @@ pub fn camera_effects(frame: &Mat, rng: &mut ChaCha8Rng) -> opencv::Result<Mat> 
     core::lut(&out, &lut, &mut toned)?;
     out = toned;
     if rng.random_bool(0.7) {
-        let quality = rng.random_range(25..95);
-        let params = core::Vector::<i32>::from_iter([imgcodecs::IMWRITE_JPEG_QUALITY, quality]);
-        let mut bytes = core::Vector::<u8>::new();
-        imgcodecs::imencode(".jpg", &out, &mut bytes, &params)?;
-        out = imgcodecs::imdecode(&bytes, imgcodecs::IMREAD_COLOR)?;
+        out = crate::vision::alter::jpeg_round_trip(&out, rng.random_range(25..95))?;
     }
     Ok(out)
 }
