@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use opencv::{core, imgproc, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::detect::{find_card_quads, rectify};
+use super::detect::{find_card_quads_in_light, rectify};
 use super::enroll::{EnrollError, read_image};
 
 pub const BACK_FORMAT: &str = "card-referee-back/1";
@@ -275,7 +275,7 @@ pub fn card_in_photo(frame: &Mat) -> opencv::Result<Option<Mat>> {
     let area = |q: &[[f32; 2]; 4]| {
         (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs()
     };
-    let quads = find_card_quads(frame, 0.01)?;
+    let quads = find_card_quads_in_light(frame, 0.01)?;
     match quads.iter().filter(|q| inside(q)).max_by(|a, b| area(a).total_cmp(&area(b))) {
         Some(quad) => Ok(Some(rectify(frame, quad)?)),
         None => Ok(None),

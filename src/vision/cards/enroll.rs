@@ -7,7 +7,7 @@ use std::path::Path;
 use opencv::{imgcodecs, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::detect::{CardDetector, find_card_quads};
+use super::detect::{CardDetector, find_card_quads_in_light};
 use super::enrolled::Memory;
 use super::labels::{LabelEntry, LabelSet};
 use crate::cards::Card;
@@ -82,7 +82,7 @@ impl DeckProfile {
                 }
             };
             let frame = read_image(&dir.join(&image.file))?;
-            let quads = find_card_quads(&frame, 0.05)?;
+            let quads = find_card_quads_in_light(&frame, 0.05)?;
             let Some(quad) = quads.iter().max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) else {
                 report.skipped.push(image.file.clone());
                 continue;

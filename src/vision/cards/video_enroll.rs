@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::clear_of_edges;
-use super::detect::{CardDetector, find_card_quads, rectify};
+use super::detect::{CardDetector, find_card_quads_in_light, rectify};
 use super::enroll::{DeckProfile, EnrolledPatch};
 use crate::cards::Card;
 
@@ -104,7 +104,7 @@ impl VideoEnroller {
     pub fn push(&mut self, frame: &Mat, index: u64) -> opencv::Result<()> {
         self.report.frames += 1;
         let area = f64::from(frame.cols()) * f64::from(frame.rows());
-        let mut quads = if area > 0.0 { find_card_quads(frame, 0.02)? } else { Vec::new() };
+        let mut quads = if area > 0.0 { find_card_quads_in_light(frame, 0.02)? } else { Vec::new() };
         // The whole card must be in view (an outline along the frame's edge is the table itself).
         quads.retain(|q| clear_of_edges(frame, q));
         let [quad] = quads.as_slice() else {
