@@ -281,7 +281,7 @@ fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
 fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
     use card_referee::vision::alter::Alteration;
     use card_referee::vision::cards::detect::{find_card_quads, find_card_quads_in_light};
-    use opencv::{imgcodecs, prelude::*};
+    use opencv::imgcodecs;
     // Enrolment cuts its patches from the outline it finds; `detect` finds outlines in the frame
     // balanced to white light, and enrolment must too. Looked for in the camera's colours, 47 of
     // the 52 outlines under this lamp lay over 3 px from those of the photos as taken.
