@@ -17,7 +17,7 @@
 use card_referee::cards::Card;
 use card_referee::render::fonts::fonts_under;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::detect::{IndexReading, combine};
+use card_referee::vision::cards::detect::{DetectorConfig, IndexReading, combine};
 use card_referee::vision::cards::index_net::{NetReading, QuickFirst};
 use card_referee::vision::cards::patch::Patch;
 use card_referee::vision::cards::patch_set::{camera_effects, corner_pairs};
@@ -25,10 +25,9 @@ use opencv::core::Size;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The detector's bar for naming a card from an outline (`DetectorConfig::min_confidence`).
-const MIN_CONFIDENCE: f32 = 0.45;
+
 const BARS: [f32; 8] = [f32::INFINITY, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
-const CONFIRM_BARS: [f32; 7] = [f32::INFINITY, 0.95, 0.92, 0.9, 0.85, 0.8, 0.7];
+const CONFIRM_BARS: [f32; 9] = [f32::INFINITY, 0.95, 0.92, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
 const PARTNER_BARS: [f32; 8] = [f32::INFINITY, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.0];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -121,7 +120,7 @@ fn print_row(bar: f32, cards: &[Card], readings: &[NetReading], full: &[NetReadi
             .filter_map(|r| r.card())
             .map(|(card, confidence)| IndexReading { card, confidence })
             .collect();
-        match combine(&read, MIN_CONFIDENCE).0 {
+        match combine(&read, DetectorConfig::default().min_confidence).0 {
             Some(named) if named != *card => wrong += 1,
             None => unnamed += 1,
             _ => {}
