@@ -25,7 +25,6 @@ use opencv::core::Size;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-
 const BARS: [f32; 8] = [f32::INFINITY, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
 const CONFIRM_BARS: [f32; 9] = [f32::INFINITY, 0.95, 0.92, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6];
 const PARTNER_BARS: [f32; 8] = [f32::INFINITY, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.0];
