@@ -281,17 +281,13 @@ fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
 fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
     use card_referee::vision::alter::Alteration;
     use card_referee::vision::cards::detect::{find_card_quads, find_card_quads_in_light};
+    use card_referee::vision::cards::enroll::quad_area;
     use opencv::imgcodecs;
     // Enrolment cuts its patches from the outline it finds; `detect` finds outlines in the frame
     // balanced to white light, and enrolment must too. Looked for in the camera's colours, 47 of
     // the 52 outlines under this lamp lay over 3 px from those of the photos as taken.
     let lamp: Alteration = "warm:0.55".parse().unwrap();
-    let largest = |quads: Vec<[[f32; 2]; 4]>| {
-        let area = |q: &[[f32; 2]; 4]| {
-            (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs()
-        };
-        quads.into_iter().max_by(|a, b| area(a).total_cmp(&area(b)))
-    };
+    let largest = |quads: Vec<[[f32; 2]; 4]>| quads.into_iter().max_by(|a, b| quad_area(a).total_cmp(&quad_area(b)));
     let mut off = Vec::new();
     let mut photos = 0;
     for entry in std::fs::read_dir(set("bidly-deck")).unwrap() {

@@ -19,7 +19,7 @@ use opencv::{core, imgproc, prelude::*};
 use serde::{Deserialize, Serialize};
 
 use super::detect::{find_card_quads_in_light, rectify};
-use super::enroll::{EnrollError, read_image};
+use super::enroll::{EnrollError, quad_area, read_image};
 
 pub const BACK_FORMAT: &str = "card-referee-back/1";
 
@@ -272,11 +272,8 @@ pub const TURNED_BACK: f32 = 0.12;
 /// out: it is the table (a dark back on a pale table leaves only the table bright), not the card.
 pub fn card_in_photo(frame: &Mat) -> opencv::Result<Option<Mat>> {
     let inside = |q: &[[f32; 2]; 4]| clear_of_edges(frame, q);
-    let area = |q: &[[f32; 2]; 4]| {
-        (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs()
-    };
     let quads = find_card_quads_in_light(frame, 0.01)?;
-    match quads.iter().filter(|q| inside(q)).max_by(|a, b| area(a).total_cmp(&area(b))) {
+    match quads.iter().filter(|q| inside(q)).max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) {
         Some(quad) => Ok(Some(rectify(frame, quad)?)),
         None => Ok(None),
     }

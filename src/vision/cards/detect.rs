@@ -1192,8 +1192,8 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
 }
 
 /// `find_card_quads` in the frame seen under white light (`light::balanced`), as `detect` looks
-/// for outlines: enrolment and back calibration cut what they remember from the outline the
-/// detector will find. Under a warm lamp (bidly-deck's 52 photos altered `warm:0.55`) the
+/// for outlines: what back calibration (and enrolment, which balances the frame once itself)
+/// remembers is cut from the outline the detector will find. Under a warm lamp (bidly-deck's 52 photos altered `warm:0.55`) the
 /// largest outline found in the camera's colours lay over 3 px from that of the photo as taken
 /// in 47 photos; in the balanced frame, in 5.
 pub fn find_card_quads_in_light(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {

@@ -7,9 +7,10 @@ use std::path::Path;
 use opencv::{imgcodecs, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::detect::{CardDetector, find_card_quads_in_light};
+use super::detect::{CardDetector, find_card_quads};
 use super::enrolled::Memory;
 use super::labels::{LabelEntry, LabelSet};
+use super::light;
 use crate::cards::Card;
 
 pub const PROFILE_FORMAT: &str = "card-referee-deck/2";
@@ -82,12 +83,15 @@ impl DeckProfile {
                 }
             };
             let frame = read_image(&dir.join(&image.file))?;
-            let quads = find_card_quads_in_light(&frame, 0.05)?;
+            // Balanced once, as `detect` sees it: the outline is found and the patches are cut
+            // under that light (`enrol_card` finds this frame grey already and leaves it).
+            let lit = light::balanced(&frame)?;
+            let quads = find_card_quads(lit.as_ref(), 0.05)?;
             let Some(quad) = quads.iter().max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) else {
                 report.skipped.push(image.file.clone());
                 continue;
             };
-            let (corners, loose) = detector.enrol_card(&frame, quad, card)?;
+            let (corners, loose) = detector.enrol_card(lit.as_ref(), quad, card)?;
             report.enrolled_cards += 1;
             report.corners += 2;
             profile.corners.extend(corners);
@@ -138,7 +142,8 @@ impl DeckProfile {
     }
 }
 
-fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
+/// The area inside an outline (the shoelace formula), in square pixels.
+pub fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
     (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs() / 2.0
 }
 

@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::clear_of_edges;
-use super::detect::{CardDetector, find_card_quads_in_light, rectify};
+use super::detect::{CardDetector, find_card_quads, rectify};
 use super::enroll::{DeckProfile, EnrolledPatch};
+use super::light;
 use crate::cards::Card;
 
 /// One card enrolled from the video.
@@ -104,7 +105,10 @@ impl VideoEnroller {
     pub fn push(&mut self, frame: &Mat, index: u64) -> opencv::Result<()> {
         self.report.frames += 1;
         let area = f64::from(frame.cols()) * f64::from(frame.rows());
-        let mut quads = if area > 0.0 { find_card_quads_in_light(frame, 0.02)? } else { Vec::new() };
+        // Balanced once, as `detect` sees it: the outline is found and the corners read under
+        // that light (`read_corners_of` finds this frame grey already and leaves it).
+        let lit = light::balanced(frame)?;
+        let mut quads = if area > 0.0 { find_card_quads(lit.as_ref(), 0.02)? } else { Vec::new() };
         // The whole card must be in view (an outline along the frame's edge is the table itself).
         quads.retain(|q| clear_of_edges(frame, q));
         let [quad] = quads.as_slice() else {
@@ -118,7 +122,7 @@ impl VideoEnroller {
         self.previous = Some(*quad);
         self.stretch_frames += 1;
         let card = rectify(frame, quad)?;
-        let readings = self.detector.read_corners_of(frame, quad)?;
+        let readings = self.detector.read_corners_of(lit.as_ref(), quad)?;
         tracing::debug!(frame = index, stretch = self.report.stretches, ?readings, "read");
         let Some((read, confidence)) = agreed(&readings) else {
             return Ok(());
