@@ -108,20 +108,15 @@ fn glyph_blobs(
         if skip(middle) || !paper.round(rect, middle)? {
             continue;
         }
-        for (mask, local) in cut_free(&labels, i, rect)? {
-            let (x, y, w, h) = (rect.x + local.x, rect.y + local.y, local.width, local.height);
-            let rect = core::Rect::new(x, y, w, h);
-            let area = core::count_non_zero(&mask)?;
-            if !glyph_shaped(rect, area, max_size) {
+        let (parts, freed) = cut_free(&labels, i, rect)?;
+        for part in freed {
+            let at = core::Rect::new(rect.x + part.local.x, rect.y + part.local.y, part.local.width, part.local.height);
+            let centre = [rect.x as f32 + part.centre[0], rect.y as f32 + part.centre[1]];
+            if !glyph_shaped(at, part.area, max_size) || skip(centre) || !paper.round(at, centre)? {
                 continue;
             }
-            let m = imgproc::moments(&mask, true)?;
-            let centre = [x as f32 + (m.m10 / m.m00) as f32, y as f32 + (m.m01 / m.m00) as f32];
-            if skip(centre) || !paper.round(rect, centre)? {
-                continue;
-            }
-            relabel(&mut labels, rect, &mask, next_id)?;
-            blobs.push(Blob { id: next_id, rect, centre, size: w.max(h) as f32 });
+            relabel(&mut labels, rect, &parts, &part, next_id)?;
+            blobs.push(Blob { id: next_id, rect: at, centre, size: at.width.max(at.height) as f32 });
             next_id += 1;
         }
     }
@@ -180,20 +175,30 @@ impl Paper<'_> {
 /// glyphs tangled in it (`cut_free`): a court card's picture with its frame.
 const LARGEST_TANGLE: f32 = 0.3;
 
+/// A part of an ink mark left apart by `cut_free`: its label among the parts, its box, pixel
+/// count and centre, all within the mark's box.
+struct Part {
+    label: i32,
+    local: core::Rect,
+    area: i32,
+    centre: [f32; 2],
+}
+
 /// The parts of component `id` (box `rect`) of `labels` left apart once its hair-thin strokes
-/// are opened away, each as its mask and its box within `rect`: a queen's tail touching the
-/// thin frame round her picture made one mark of rank, frame and picture, too large for a glyph,
-/// and her index went unread.
-fn cut_free(labels: &Mat, id: i32, rect: core::Rect) -> opencv::Result<Vec<(Mat, core::Rect)>> {
+/// are opened away: the parts' labels over `rect`, and those reaching the edge of `rect`. A
+/// queen's tail touching the thin frame round her picture made one mark of rank, frame and
+/// picture, too large for a glyph, and her index went unread.
+fn cut_free(labels: &Mat, id: i32, rect: core::Rect) -> opencv::Result<(Mat, Vec<Part>)> {
     let opened = morph(&label_mask(labels, &[id], rect)?, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 2)?;
     let (mut parts, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
     let n = imgproc::connected_components_with_stats(&opened, &mut parts, &mut stats, &mut centroids, 8, core::CV_32S)?;
-    if n <= 2 {
-        return Ok(Vec::new());
-    }
     let mut out = Vec::new();
-    for j in 1..n {
-        let (local, _) = component(&stats, j)?;
+    if n <= 2 {
+        // Nothing came apart.
+        return Ok((parts, out));
+    }
+    for label in 1..n {
+        let (local, area) = component(&stats, label)?;
         // An index stands outside the picture's frame, so it reaches the tangle's edge (within
         // the pixel the opening may shave off); the picture's own parts mostly lie within and,
         // let loose, each paired with its neighbours: 74 more marks on a deals photo made the
@@ -202,21 +207,24 @@ fn cut_free(labels: &Mat, id: i32, rect: core::Rect) -> opencv::Result<Vec<(Mat,
             || local.y <= 1
             || local.x + local.width >= rect.width - 1
             || local.y + local.height >= rect.height - 1;
-        if !outside {
-            continue;
+        if outside {
+            let centre = [*centroids.at_2d::<f64>(label, 0)? as f32, *centroids.at_2d::<f64>(label, 1)? as f32];
+            out.push(Part { label, local, area, centre });
         }
-        out.push((label_mask(&parts, &[j], local)?, local));
     }
-    Ok(out)
+    Ok((parts, out))
 }
 
-/// Gives the pixels of `mask` (set over box `rect` of `labels`) the label `id`.
-fn relabel(labels: &mut Mat, rect: core::Rect, mask: &Mat, id: i32) -> opencv::Result<()> {
-    for y in 0..rect.height {
-        let marks = mask.at_row::<u8>(y)?.to_vec();
-        let row = &mut labels.at_row_mut::<i32>(rect.y + y)?[rect.x as usize..(rect.x + rect.width) as usize];
+/// Gives the pixels of `part` (among the `parts` labelled over box `rect` of `labels`) the
+/// label `id`.
+fn relabel(labels: &mut Mat, rect: core::Rect, parts: &Mat, part: &Part, id: i32) -> opencv::Result<()> {
+    let core::Rect { x, y, width, height } = part.local;
+    let (from, to) = ((rect.x + x) as usize, (rect.x + x + width) as usize);
+    for row_y in y..y + height {
+        let marks = &parts.at_row::<i32>(row_y)?[x as usize..(x + width) as usize];
+        let row = &mut labels.at_row_mut::<i32>(rect.y + row_y)?[from..to];
         for (l, m) in row.iter_mut().zip(marks) {
-            if m != 0 {
+            if *m == part.label {
                 *l = id;
             }
         }
