@@ -543,12 +543,17 @@ impl CardDetector {
             // court card's picture can make a face look like a back).
             if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
                 // Another card's index inside an outline read by one corner, away from that
-                // corner's index: the outline holds two cards, and this one is read too.
+                // corner's index: the outline holds two cards, and this one is read too. A glyph
+                // height away is another index, not the same one read otherwise: in a cascade the
+                // next card's index lies one strip on, often inside the corner window that read
+                // the card below (two heights, asked before session 27, lost such indices: 3 more
+                // read on the 1,200 tuning tables, none false; the real photos, as they are and
+                // under 14 alterations each, read the same).
                 if d.card.is_some_and(|c| c != hit.card)
                     && d.index_boxes.len() == 1
                     && d.index_boxes
                         .iter()
-                        .all(|b| dist(box_centre(&core::Rect::new(b[0], b[1], b[2], b[3])), centre) > 2.0 * hit.size)
+                        .all(|b| dist(box_centre(&core::Rect::new(b[0], b[1], b[2], b[3])), centre) > hit.size)
                 {
                     kept.push(hit);
                     continue;
