@@ -1088,6 +1088,11 @@ pub(crate) fn component(stats: &Mat, i: i32) -> opencv::Result<(core::Rect, i32)
     Ok((rect, at(imgproc::CC_STAT_AREA)?))
 }
 
+/// The centre of component `i` in the centroids of `connected_components_with_stats`.
+pub(crate) fn centroid(centroids: &Mat, i: i32) -> opencv::Result<[f32; 2]> {
+    Ok([*centroids.at_2d::<f64>(i, 0)? as f32, *centroids.at_2d::<f64>(i, 1)? as f32])
+}
+
 /// Whether the ink pixels of a BGR patch are red rather than black or grey.
 fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
     let m = core::mean(patch, ink)?;

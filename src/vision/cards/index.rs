@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
-use super::detect::{box_centre, component, dist, inside, label_mask, min_channel, morph, percentile};
+use super::detect::{box_centre, centroid, component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::QuickFirst;
@@ -94,7 +94,7 @@ fn glyph_blobs(
         if !glyph_shaped(rect, area, max_size) {
             continue;
         }
-        let centre = [*centroids.at_2d::<f64>(i, 0)? as f32, *centroids.at_2d::<f64>(i, 1)? as f32];
+        let centre = centroid(&centroids, i)?;
         if skip(centre) || !paper.round(rect, centre)? {
             continue;
         }
@@ -208,7 +208,7 @@ fn cut_free(labels: &Mat, id: i32, rect: core::Rect) -> opencv::Result<(Mat, Vec
             || local.x + local.width >= rect.width - 1
             || local.y + local.height >= rect.height - 1;
         if outside {
-            let centre = [*centroids.at_2d::<f64>(label, 0)? as f32, *centroids.at_2d::<f64>(label, 1)? as f32];
+            let centre = centroid(&centroids, label)?;
             out.push(Part { label, local, area, centre });
         }
     }
