@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use opencv::{core, imgproc, prelude::*};
 
+use super::blur::sharpened;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
 use super::detect::{box_centre, centroid, component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
@@ -45,6 +46,7 @@ struct Blob {
 /// ink's component labels and the blobs.
 fn glyph_blobs(
     frame: &Mat,
+    scale: f32,
     side: i32,
     blank: &[[[f32; 2]; 4]],
     skip: impl Fn([f32; 2]) -> bool,
@@ -53,6 +55,8 @@ fn glyph_blobs(
     // The blobs are of `ink`; the paper round them is judged clear of `sure` ink only: faint
     // ink takes the darker grains of a grainy table out of its ring, which then passes for
     // plain paper.
+    // A blurred frame's thin strokes fade under the ink levels; sharpened, they pass again.
+    let low = sharpened(&low, scale)?.unwrap_or(low);
     let (mut ink, mut sure) = ink_of(&low, side)?;
     for quad in blank {
         let pts =
@@ -839,7 +843,7 @@ pub fn candidate_spots(frame: &Mat, small: i32) -> opencv::Result<Vec<IndexSpot>
 pub fn candidate_spots_at(frame: &Mat, small: i32, side: i32) -> opencv::Result<Vec<IndexSpot>> {
     let (work, k) = search_scale(frame, small)?;
     let side = work.rows().min(work.cols()).max((side as f32 * k) as i32);
-    let (labels, blobs) = glyph_blobs(&work, side, &[], |_| false)?;
+    let (labels, blobs) = glyph_blobs(&work, k, side, &[], |_| false)?;
     Ok(all_candidates(&labels, &blobs)?.iter().map(|c| in_frame(c.spot(), [0.0, 0.0], k)).collect())
 }
 
@@ -960,7 +964,7 @@ impl LooseMarks {
             read.iter().map(|q| q.map(|p| [p[0] - offset[0], p[1] - offset[1]])).collect();
         let part = Mat::roi(&*work, area)?.try_clone()?;
         let in_read = |p: [f32; 2]| shifted.iter().any(|q| inside(q, p));
-        let (labels, blobs) = glyph_blobs(&part, work.rows().min(work.cols()), &shifted, in_read)?;
+        let (labels, blobs) = glyph_blobs(&part, k, work.rows().min(work.cols()), &shifted, in_read)?;
         let candidates = all_candidates(&labels, &blobs)?;
         Ok(Some(LooseMarks { part, offset, k, labels, blobs, candidates }))
     }

@@ -2,6 +2,7 @@
 //! index corners.
 
 pub mod back;
+pub mod blur;
 pub mod classify;
 pub mod detect;
 pub mod edge_fit;
