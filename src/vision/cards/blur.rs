@@ -26,9 +26,10 @@ const SHARPEST: f64 = 0.3;
 
 /// The blur of `low` (one 8-bit channel), as the standard deviation in pixels of the Gaussian
 /// that would soften a sharp step as much as its steepest edges are softened: about 0.8 for a
-/// sharp photo, measured along rows and columns every `STEP` pixels (0.3 ms a 1280 x 720 frame). A step of rise h blurred
-/// by σ is h / (σ √(2π)) steep at its middle. `None` where no edge rises `LEAST_RISE`.
-pub fn blur_sigma(low: &Mat) -> opencv::Result<Option<f32>> {
+/// sharp photo, measured along rows and columns every `STEP` pixels (0.23 ms a 1280 x 720
+/// frame, one thread). A step of rise h blurred by σ is h / (σ √(2π)) steep at its middle.
+/// `None` where no edge rises `LEAST_RISE`.
+fn blur_sigma(low: &Mat) -> opencv::Result<Option<f32>> {
     if low.typ() != core::CV_8UC1 || low.empty() {
         return Ok(None);
     }
@@ -102,7 +103,7 @@ const WIDER: f32 = 1.5;
 
 /// How much an unsharp mask adds back to a frame blurred by `sigma` px (`blur_sigma`): nothing
 /// to a sharp frame, then `GAIN` for each pixel more, to `MOST`.
-pub fn unsharp_amount(sigma: f32) -> f32 {
+fn unsharp_amount(sigma: f32) -> f32 {
     (GAIN * (sigma - SHARP)).clamp(0.0, MOST)
 }
 

@@ -42,8 +42,9 @@ struct Blob {
 /// Ink blobs of plausible glyph size that sit on paper.
 /// Ink inside the `blank` quads (cards already read) is wiped first: labelling the frame's
 /// components is the search's main cost, and a read card's pips and pictures are most of them.
-/// Blobs whose centre passes `skip` are left out before the (costlier) paper test. Returns the
-/// ink's component labels and the blobs.
+/// Blobs whose centre passes `skip` are left out before the (costlier) paper test. `frame` is
+/// the photo at `scale` times its size (`search_scale`), which judges its blur in the photo's
+/// own pixels. Returns the ink's component labels and the blobs.
 fn glyph_blobs(
     frame: &Mat,
     scale: f32,
@@ -52,11 +53,11 @@ fn glyph_blobs(
     skip: impl Fn([f32; 2]) -> bool,
 ) -> opencv::Result<(Mat, Vec<Blob>)> {
     let low = min_channel(frame)?;
+    // A blurred frame's thin strokes fade under the ink levels; sharpened, they pass again.
+    let low = sharpened(&low, scale)?.unwrap_or(low);
     // The blobs are of `ink`; the paper round them is judged clear of `sure` ink only: faint
     // ink takes the darker grains of a grainy table out of its ring, which then passes for
     // plain paper.
-    // A blurred frame's thin strokes fade under the ink levels; sharpened, they pass again.
-    let low = sharpened(&low, scale)?.unwrap_or(low);
     let (mut ink, mut sure) = ink_of(&low, side)?;
     for quad in blank {
         let pts =
