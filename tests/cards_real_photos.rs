@@ -329,3 +329,20 @@ fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
     // 5 measured when this was written.
     assert!(off.len() <= 8, "{} outlines off by over 3 px: {off:?}", off.len());
 }
+
+#[test]
+fn letters_run_together_are_no_index_even_beside_an_enrolled_deck() {
+    use card_referee::vision::cards::{CardDetector, enroll::DeckProfile};
+    use opencv::imgcodecs;
+    // IMG_2506 holds one card, a nine. The "oo" of "book" on a spine beside it is one ink blob,
+    // as long as a queen's rank run into her pip; with bidly-deck enrolled, the enrolled
+    // patches' vote alone read it as the queen of clubs (0.66).
+    let (profile, _) = DeckProfile::enroll(&set("bidly-deck")).expect("enrols");
+    let mut detector = CardDetector::new().unwrap();
+    detector.set_profile(&profile);
+    let path = set("edje-photos").join("IMG_2506.jpg");
+    let frame = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
+    let cards = read_cards(&detector.detect(&frame).unwrap());
+    assert!(cards.iter().any(|c| c.starts_with('9')), "{cards:?}");
+    assert!(cards.iter().all(|c| c.starts_with('9') || c == "?"), "{cards:?}");
+}

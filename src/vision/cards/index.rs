@@ -716,10 +716,12 @@ fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
 /// slanted can pass 1.8, and the loose network then read it as an ace now and then; from 2.2
 /// on, 600 rendered tables of each of two tuning seed sets (20e6, 30e6) gained no false
 /// reading and 26 and 24 cards read (models/README.md, "A rank run into its pip"). A round
-/// queen's bowl run into a heart measures about 1.95, but at 2.0, though those sets read 3 more
-/// cards and no more falsely, the "oo" of a book's title on an edje photo was read as a queen
-/// with bidly-deck enrolled.
-const MERGED_ELONGATION: f32 = 2.2;
+/// queen's bowl run into a heart or diamond measures 1.9-2.2 (a third of the queens missed on
+/// those tables had rank and pip in one blob). At 2.0 those sets read 1 and 4 cards more and
+/// none falsely. The "oo" of a book's title on an edje photo (2.0-2.2) was then read as a queen
+/// with bidly-deck enrolled, by the enrolled patches' vote alone: such a blob must be read by
+/// the network itself (`read_by_network`).
+const MERGED_ELONGATION: f32 = 2.0;
 
 /// The least size (longer side, pixels at search scale) of a blob read as a rank and pip run
 /// together: two glyphs of the least size a glyph blob may have (7) and a gap. Smaller ones
@@ -1012,6 +1014,11 @@ impl LooseMarks {
         let suits = readings.iter().map(|r| r.suits).collect();
         let mut hits: Vec<(IndexHit, Vec<i32>)> = Vec::new();
         for (c, reading) in self.candidates.iter().zip(readings) {
+            // An enrolled deck's patches may say which card a merged blob is, not that it is one:
+            // two letters run together make such a blob as well.
+            if c.merged() && reading.card().is_none_or(|(_, p)| p < min_confidence) {
+                continue;
+            }
             let Some((card, confidence)) = memory.weigh(&reading) else { continue };
             if confidence >= min_confidence {
                 hits.push((self.hit(c, card, confidence), c.marks()));
