@@ -40,15 +40,6 @@ pub const CARD_H: i32 = 350;
 /// photos read as before.
 const UNDER_END_SURE: f32 = 0.9;
 
-/// How much a loose index's second choice (`CardDetector::read_again`) must be given by the
-/// network itself, before it is scaled up by what the ruled-out cards took
-/// (`Memory::second_choice`). A patch read all but surely as a card that lies elsewhere leaves
-/// crumbs: a 6C given 0.026 beside a 6S given 0.96 scaled up to 0.6, an 8S given 0.11 to 0.79,
-/// both false (rendered tables). The second choices that read real photos right, under blur and
-/// noise (edje blurred 1.2 px, the deals blurred 2 px or noisy), were given 0.26-0.34; one
-/// rendered false one, 0.26, passes too.
-const SECOND_CHOICE_OWN: f32 = 0.2;
-
 /// Face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -693,8 +684,7 @@ impl CardDetector {
     /// corners read again by the network must agree on one of the other cards, as surely as a
     /// loose index must be read (a second choice, made once the first proved wrong, needs more
     /// than a first). A loose index (`window`, the loose network's window on it) is read again
-    /// by the full loose network alike; it has one corner, so its second choice must be as sure,
-    /// and hold some of that by itself (`SECOND_CHOICE_OWN`).
+    /// by the full loose network alike; it has one corner, so its second choice must be as sure.
     /// With both corner readers, where the network finds no other card the templates read the
     /// outline afresh: if they agree on a card not ruled out, it stands.
     fn read_again(
@@ -708,12 +698,7 @@ impl CardDetector {
             let patch = patch::cut(frame, window, patch::INDEX_W, patch::INDEX_H)?;
             let reading = self.loose_net.full.read(&[&patch])?.remove(0);
             let again = self.loose_memory.weigh_other_than(&reading, ruled_out);
-            let own = self.loose_memory.second_choice(&reading, ruled_out);
-            return Ok(again.filter(|(card, p)| {
-                *p >= self.config.min_loose_confidence
-                    && !ruled_out.contains(card)
-                    && own.is_some_and(|(c, p)| c == *card && p >= SECOND_CHOICE_OWN)
-            }));
+            return Ok(again.filter(|(card, p)| *p >= self.config.min_loose_confidence && !ruled_out.contains(card)));
         }
         let Some(quad) = det.quad.filter(|_| self.config.corner_reader != Reader::Templates) else {
             return Ok(None);

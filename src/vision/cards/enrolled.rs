@@ -40,22 +40,7 @@ impl Memory {
     /// As `weigh`, with the cards `ruled_out` (known to lie elsewhere) taken out of the
     /// reckoning: the likeliest of the rest, its score scaled up by what they took.
     pub fn weigh_other_than(&self, reading: &NetReading, ruled_out: &[Card]) -> Option<(Card, f32)> {
-        self.weigh_among(reading, ruled_out, true)
-    }
-
-    /// As `weigh_other_than`, with the score as it stands, not scaled up: how surely the patch
-    /// shows that card by itself. A patch read surely as a card that lies elsewhere gives its
-    /// other cards only the crumbs: scaled up, a 6C given 0.026 beside a 6S given 0.957 would
-    /// stand at 0.6.
-    pub fn second_choice(&self, reading: &NetReading, ruled_out: &[Card]) -> Option<(Card, f32)> {
-        self.weigh_among(reading, ruled_out, false)
-    }
-
-    fn weigh_among(&self, reading: &NetReading, ruled_out: &[Card], scaled: bool) -> Option<(Card, f32)> {
-        let own = match reading.card_other_than(ruled_out) {
-            Some((card, _)) if !scaled => Some((card, reading.probability(card))),
-            own => own,
-        };
+        let own = reading.card_other_than(ruled_out);
         let mut near: Vec<(f32, Card)> = self
             .patches
             .iter()
@@ -82,7 +67,7 @@ impl Memory {
         // only says which card it is. (A blank or a pip near an enrolled patch is no index.)
         let index = 1.0 - reading.nothing();
         let score = |c: Card| (1.0 - weight) * reading.probability(c) + weight * index * vote(c);
-        let left = if scaled { 1.0 - ruled_out.iter().map(|c| score(*c)).sum::<f32>() } else { 1.0 };
+        let left = 1.0 - ruled_out.iter().map(|c| score(*c)).sum::<f32>();
         let (card, score) = options
             .into_iter()
             .filter(|c| !ruled_out.contains(c))
@@ -136,25 +121,5 @@ mod tests {
         assert_eq!(memory.weigh(&blank_near), None);
         // An empty memory changes nothing.
         assert_eq!(Memory::default().weigh(&unsure), unsure.card());
-    }
-
-    #[test]
-    fn a_second_choice_is_as_sure_as_the_patch_shows_it_not_scaled_up() {
-        // The network all but sure of a six of spades, with a crumb for the six of clubs.
-        let mut six = reading(Some("6S"), 0.99, unit(&[1.0, 0.0]));
-        six.suits = [0.03, 0.0, 0.0, 0.97, 0.0];
-        let spades: Card = "6S".parse().unwrap();
-        let clubs: Card = "6C".parse().unwrap();
-        let memory = Memory::default();
-        // Scaled up by what the six of spades took, the crumb passes a loose index's bar (0.6).
-        let (card, scaled) = memory.weigh_other_than(&six, &[spades]).unwrap();
-        assert_eq!(card, clubs);
-        assert!(scaled > 0.7, "{scaled}");
-        // As it stands it is a crumb.
-        let (card, own) = memory.second_choice(&six, &[spades]).unwrap();
-        assert_eq!(card, clubs);
-        assert!((own - 0.99 * 0.03).abs() < 1e-4, "{own}");
-        // With nothing ruled out, both are the first reading.
-        assert_eq!(memory.second_choice(&six, &[]), six.card());
     }
 }
