@@ -28,17 +28,21 @@ pub(crate) const SMALL_FRAME: i32 = 1000;
 pub const CARD_W: i32 = 250;
 pub const CARD_H: i32 = 350;
 
-/// How surely the card at the under end of a cascade must be read by its outer corner to stand
-/// on that reading; below it the loose search reads the card from its own marks. The next card
-/// often lies over that corner's pip (cards stepped sideways as well as along), and the corner
-/// network, seeing the rank whole and a sliver of pip, names the rank in the other suit of its
-/// colour (3S for a 3C) at 0.7-0.94, as surely as many right readings. The loose search pairs
-/// the rank with a whole pip or with nothing. On 600 rendered tables of each tuning seed set
-/// (20e6, 30e6) such ends made 12 of the 47 false readings; with this bar 21 and 26 false
-/// readings became 18 and 19, 21 and 24 misses 21 and 26 (at 0.85: 18 / 22 false, 21 / 24
-/// missed; leaving every such end to the loose search: 17 / 19 false, 25 / 27 missed). The real
-/// photos read as before.
+/// How surely the card at the under end of a cascade or a pair (`CardDetector::lies_under`) must
+/// be read by its outer corner to stand on that reading; below it the loose search reads the
+/// card from its own marks. The next card often lies over that corner's pip (cards stepped
+/// sideways as well as along), and the corner network, seeing the rank whole and a sliver of
+/// pip, names the rank in the other suit of its colour (3S for a 3C) at 0.7-0.94, as surely as
+/// many right readings. The loose search pairs the rank with a whole pip or with nothing. On
+/// 600 rendered tables of each tuning seed set (20e6, 30e6) cascade ends made 12 of the 47
+/// false readings; with this bar on them 21 and 26 false readings became 18 and 19, 21 and 24
+/// misses 21 and 26 (at 0.85: 18 / 22 false, 21 / 24 missed; leaving every such end to the
+/// loose search: 17 / 19 false, 25 / 27 missed). On pairs too, 18 and 19 false readings became
+/// 15 and 13, every card read as before. The real photos read as before.
 const UNDER_END_SURE: f32 = 0.9;
+
+/// The inner corners of a long outline's two ends (`split_pair`), each read by the other one.
+const INNER_CORNERS: [Corner; 2] = [Corner::BottomRight, Corner::TopLeft];
 
 /// Face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -305,13 +309,10 @@ impl CardDetector {
         for quad in cascades {
             let ends = self.split_pair(frame, &quad, &pre)?.into_iter().flatten();
             // Each end was read by its outer corner; its inner corner lies over the cards between.
-            for (mut end, inner) in ends.zip([Corner::BottomRight, Corner::TopLeft]) {
-                // The end card lying under the others shows only a strip (its inner corner reads
-                // some other card): its card-long quad would hide the strips of the cards between
-                // from the index search.
-                let Some(q) = end.quad else { continue };
-                let reading = self.read_corner_at(frame, &q, inner, &pre)?;
-                if reading.is_none_or(|(r, _)| Some(r.card) != end.card) {
+            for (mut end, inner) in ends.zip(INNER_CORNERS) {
+                // The end card lying under the others shows only a strip: its card-long quad
+                // would hide the strips of the cards between from the index search.
+                if self.lies_under(frame, &end, inner, &pre)? {
                     end.quad = None;
                     if end.confidence < UNDER_END_SURE {
                         continue;
@@ -322,7 +323,12 @@ impl CardDetector {
         }
         for (quad, support) in cards.into_iter().zip(edge_support) {
             if let Some(pair) = self.split_pair(frame, &quad, &pre)? {
-                out.extend(pair);
+                for (end, inner) in pair.into_iter().zip(INNER_CORNERS) {
+                    if end.confidence < UNDER_END_SURE && self.lies_under(frame, &end, inner, &pre)? {
+                        continue;
+                    }
+                    out.push(end);
+                }
                 continue;
             }
             let (readings, boxes) = self.read_outline(frame, &quad, &pre)?;
@@ -491,6 +497,20 @@ impl CardDetector {
             }
         }
         Ok((readings, boxes))
+    }
+
+    /// Whether the end of a long outline (`split_pair`), read by its outer corner, lies under
+    /// the other cards: its `inner` corner reads some other card, or none.
+    fn lies_under(
+        &self,
+        frame: &Mat,
+        end: &CardDetection,
+        inner: Corner,
+        pre: &CornerReadings,
+    ) -> opencv::Result<bool> {
+        let Some(quad) = end.quad else { return Ok(false) };
+        let reading = self.read_corner_at(frame, &quad, inner, pre)?;
+        Ok(reading.is_none_or(|(r, _)| Some(r.card) != end.card))
     }
 
     /// Cards lying the same way and overlapping end to end (a pair, a cascade) make one long
