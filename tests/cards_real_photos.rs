@@ -77,7 +77,8 @@ fn fanned_hands_out_of_focus_are_read() {
     // deal1 blurred by 2 px, as a webcam out of focus gives it: the ranks' thin strokes faded
     // under the ink levels and 19 of its cards were read (42 in focus). The loose search now
     // sharpens a blurred frame as much as it measures it blurred (vision/cards/blur).
-    let photo = imgcodecs::imread(set("bidly-deals").join("deal1.jpg").to_str().unwrap(), 1).unwrap();
+    let path = set("bidly-deals").join("deal1.jpg");
+    let photo = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
     let blurred = Alteration::Blur(2.0).apply(&photo).unwrap();
     let found = CardDetector::new().unwrap().detect(&blurred).unwrap();
     let mut read: Vec<_> = found.iter().filter_map(|d| d.card).collect();
@@ -96,7 +97,8 @@ fn fans_in_a_darker_photo_are_not_taken_for_backs() {
     // bluish paper falls under the paper test's bar, and two fans, their corners blank, passed
     // for backs whose insides are not searched (26 cards read). A back looks alike either way
     // up; a fan does not.
-    let photo = imgcodecs::imread(set("bidly-deals").join("deal1.jpg").to_str().unwrap(), 1).unwrap();
+    let path = set("bidly-deals").join("deal1.jpg");
+    let photo = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
     let table: Vec<u8> = (0..=255).map(|v| ((f64::from(v) / 255.0).powf(1.8) * 255.0).round() as u8).collect();
     let mut darker = Mat::default();
     core::lut(&photo, &Mat::from_slice(&table).unwrap(), &mut darker).unwrap();

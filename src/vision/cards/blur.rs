@@ -28,9 +28,10 @@ const SHARPEST: f64 = 0.3;
 /// that would soften a sharp step as much as its steepest edges are softened: about 0.8 for a
 /// sharp photo, measured along rows and columns every `STEP` pixels (0.23 ms a 1280 x 720
 /// frame, one thread). A step of rise h blurred by σ is h / (σ √(2π)) steep at its middle.
-/// `None` where no edge rises `LEAST_RISE`.
+/// `None` where no edge rises `LEAST_RISE` (or `low` is not one continuous 8-bit channel, whose
+/// bytes could not be read as rows).
 fn blur_sigma(low: &Mat) -> opencv::Result<Option<f32>> {
-    if low.typ() != core::CV_8UC1 || low.empty() {
+    if low.typ() != core::CV_8UC1 || low.empty() || !low.is_continuous() {
         return Ok(None);
     }
     let (rows, cols) = (low.rows() as usize, low.cols() as usize);
