@@ -44,6 +44,13 @@ const UNDER_END_SURE: f32 = 0.9;
 /// The inner corners of a long outline's two ends (`split_pair`), each read by the other one.
 const INNER_CORNERS: [Corner; 2] = [Corner::BottomRight, Corner::TopLeft];
 
+/// An outline whose long side is under this many times its short one is nearly square. A card
+/// is 1.4 times as long as it is wide, but seen 45° from overhead along its length it looks
+/// square. So do a table's tiles, a carpet's gaps and a box: such an outline stands only as a
+/// card read from its corners, or as a back the corner network and the paper test are sure of
+/// (`sure_back`) or a calibrated back matches.
+const SQUARE: f32 = 1.1;
+
 /// Face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -336,9 +343,11 @@ impl CardDetector {
             // through the table's own light and shade (felt, a pale cloth), and one of most of
             // the frame is the table itself (a card close up would show its index).
             let table = support.is_some_and(|s| s < MIN_EDGE_SUPPORT) || spans_frame(&quad, size);
-            if table && combine(&readings, self.config.min_confidence).0.is_none() {
+            let unread = combine(&readings, self.config.min_confidence).0.is_none();
+            if table && unread {
                 continue;
             }
+            let square = unread && nearly_square(&quad);
             // How much of it is plain paper: asked only of a card with no index read, or of any
             // card when a back is calibrated (a warp per card, a twentieth of a frame's time).
             let small_card = if readings.is_empty() || self.back.is_some() {
@@ -364,7 +373,8 @@ impl CardDetector {
                 // Uncalibrated, a back is sure when the corner network is sure both corners are
                 // blank and its paper is not a face's, and the whole outline is in sight (one the
                 // frame cuts off may be a fan of faces whose corners lie beyond it).
-                if self.back.is_none()
+                // A square outline is asked too, calibrated or not: it stands only as a sure back.
+                let sure = if (self.back.is_none() || square)
                     && !cut_by_frame(&quad, size)
                     && pre.both_blank(&quad)
                     && let Some(mask) = &paper_mask
@@ -372,7 +382,14 @@ impl CardDetector {
                     && let Some(card) = &small_card
                     && back::turn_difference(card)? < back::TURNED_BACK
                 {
+                    true
+                } else {
+                    false
+                };
+                if sure && self.back.is_none() {
                     backs.push(quad);
+                } else if square && !sure && !backs.contains(&quad) {
+                    continue;
                 }
                 out.push(CardDetection {
                     card: None,
@@ -381,6 +398,9 @@ impl CardDetector {
                     quad: Some(quad),
                     index_boxes: Vec::new(),
                 });
+                continue;
+            }
+            if square {
                 continue;
             }
             let (card, confidence) = combine(&readings, self.config.min_confidence);
@@ -1282,13 +1302,27 @@ fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines
         for mask in masks {
             for found in quads_in_mask(&mask, small_area * min_area_fraction)? {
                 match outlines.iter_mut().find(|o| same_card(&o.quad, &found.quad)) {
-                    Some(known) if found.clean && !known.clean => *known = found,
+                    // A card's card-shaped outline is surer than a square one of it.
+                    Some(known)
+                        if (found.clean && !known.clean && found.square == known.square)
+                            || (known.square && !found.square) =>
+                    {
+                        *known = found
+                    }
                     Some(_) => {}
                     None => outlines.push(found),
                 }
             }
         }
     }
+    // A square outline on a card-shaped one is a piece of that card (cut off by glare or a
+    // shadow), not a card seen steeply.
+    let pieces: Vec<Quad> = outlines
+        .iter()
+        .filter(|o| o.square && outlines.iter().any(|b| !b.square && inside(&b.quad, quad_centre(&o.quad))))
+        .map(|o| o.quad)
+        .collect();
+    outlines.retain(|o| !pieces.contains(&o.quad));
     let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
     let (edged, edges) = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
     quads.extend(new_edge_cards(&edged, &outlines));
@@ -1600,7 +1634,7 @@ fn card_quad(contour: &core::Vector<core::Point>, area: f64, rounded: bool) -> o
     let fill = area / f64::from(short * long);
     let clean = (0.92..=1.04).contains(&fill) && perimeter < 1.12 * f64::from(quad_perimeter);
     let ratio = long / short.max(1.0);
-    Ok((1.1..=4.0).contains(&ratio).then_some(Outline { quad, clean, long: ratio > 2.1 }))
+    Ok((ratio <= 4.0).then_some(Outline { quad, clean, long: ratio > 2.1, square: ratio < SQUARE }))
 }
 
 /// A card outline found in a mask, and whether its contour was exactly that quad.
@@ -1610,6 +1644,8 @@ struct Outline {
     clean: bool,
     /// Too long for one card: maybe several lying end to end.
     long: bool,
+    /// Nearly square (`SQUARE`): a card seen steeply along its length, or not a card at all.
+    square: bool,
 }
 
 pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
@@ -1645,6 +1681,12 @@ fn drop_nested(quads: &mut Vec<[[f32; 2]; 4]>, shading: impl Fn(&Quad) -> bool, 
         held.into_iter().filter(|(q, n)| whole_frame(q) || !(*n >= 2 || (*n == 1 && shading(q)))).collect();
     let keeps = |(big, n): &(Quad, usize), q: &Quad| whole_frame(big) || (*n == 1 && holds_small(big, q));
     quads.retain(|q| cards.iter().any(|(c, _)| c == q) && !cards.iter().any(|big| holds(&big.0, q) && !keeps(big, q)));
+}
+
+/// Whether an outline is nearly square (`SQUARE`).
+fn nearly_square(q: &Quad) -> bool {
+    let (short, long) = side_lengths(q);
+    long < SQUARE * short
 }
 
 /// An outline's area (the product of its mean side lengths).
@@ -1901,6 +1943,28 @@ mod tests {
         assert_eq!(again(&[]).map(|(c, _)| c), Some(card));
         // Once the three of diamonds is known to lie elsewhere, it is not read here again.
         assert!(again(&[card]).is_none_or(|(c, p)| c != card && p >= 0.6), "{:?}", again(&[card]));
+    }
+
+    #[test]
+    fn a_card_seen_steeply_along_its_length_looks_square_and_is_still_an_outline() {
+        // Upright cards at the far side of a view 45 degrees from overhead: each looks about as
+        // tall as it is wide.
+        let cards = [("7D", true), ("KS", false)].map(|(card, face_up)| PlacedCard {
+            card: card.parse().unwrap(),
+            face_up,
+            centre: Pt::new(if face_up { -90.0 } else { 90.0 }, -105.0),
+            angle: 0.0,
+        });
+        let scene = Scene::plain(cards.to_vec(), 420.0, 0.45);
+        let rendered = Renderer::new().render(&scene).unwrap();
+        for truth in &rendered.truth {
+            let (short, long) = side_lengths(&truth.quad.map(|p| [p.x as f32, p.y as f32]));
+            assert!(long < SQUARE * short, "{} is {short} x {long} px", truth.card);
+        }
+        let found = CardDetector::new().unwrap().detect(&rendered.image).unwrap();
+        let seven = found.iter().find(|d| d.card == Some("7D".parse().unwrap()));
+        assert!(seven.is_some_and(|d| d.quad.is_some()), "7D not read from an outline: {found:?}");
+        assert_eq!(found.iter().filter(|d| d.face == Face::Down && d.quad.is_some()).count(), 1, "{found:?}");
     }
 
     #[test]
