@@ -905,9 +905,9 @@ pub(super) const SURE_BLANK: f32 = 0.95;
 /// How sure the loose network, once it has read a loose candidate in full, must be that it shows
 /// no index for the templates to leave it unread (`SURE_BLANK` still decides when the quick
 /// network's "none" is enough). Between this and `SURE_BLANK` the templates mostly made a rank
-/// of what is none: on 3,000 fresh rendered tables (seeds 60e6) 20 of their false readings (103
-/// in all) and none of their right ones, most of them a pip cut to a sliver by the next card,
-/// beside a whole pip, read as a seven. On the real photos as taken nothing changed; under the
+/// of what is none: on 3,000 fresh rendered tables (seeds 60e6) 20 of the 103 false readings,
+/// with as many cards read right as before; most of them a pip cut to a sliver by the next
+/// card, beside a whole pip, read as a seven. On the real photos as taken nothing changed; under the
 /// 16 alterations (`eval cards --alter`) edje read 2 false cards fewer and 1 right one fewer,
 /// the deals 1 fewer (models/README.md, session 30). At 0.8 the rendered tables lost 10 more
 /// false readings, but the deals 4 right cards under the alterations.
@@ -1507,7 +1507,7 @@ mod tests {
         };
         assert!(loose_blank(&reading(0.92)));
         assert!(!loose_blank(&reading(0.85)));
-        // A card read, however unsure, is no blank.
+        // A candidate read as a card is no blank.
         let mut read = reading(0.92);
         read.ranks = [0.0; 14];
         read.ranks[6] = 1.0;
