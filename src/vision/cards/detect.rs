@@ -361,10 +361,9 @@ impl CardDetector {
                 None => 1.0,
             };
             let mut down = (readings.is_empty() && paper <= 0.55).then(|| (1.0 - paper as f32).clamp(0.0, 1.0));
+            let mut matched = false;
             if let Some(back) = &self.back {
-                let read = combine(&readings, self.config.min_confidence).0.is_some();
-                let matched;
-                (down, matched) = back.face_down(&rectify(camera, &quad)?, read, paper, down)?;
+                (down, matched) = back.face_down(&rectify(camera, &quad)?, !unread, paper, down)?;
                 if matched {
                     backs.push(quad);
                 }
@@ -374,21 +373,18 @@ impl CardDetector {
                 // blank and its paper is not a face's, and the whole outline is in sight (one the
                 // frame cuts off may be a fan of faces whose corners lie beyond it).
                 // A square outline is asked too, calibrated or not: it stands only as a sure back.
-                let sure = if (self.back.is_none() || square)
+                let sure = (self.back.is_none() || square)
                     && !cut_by_frame(&quad, size)
                     && pre.both_blank(&quad)
-                    && let Some(mask) = &paper_mask
-                    && sure_back(mask, paper)?
-                    && let Some(card) = &small_card
-                    && back::turn_difference(card)? < back::TURNED_BACK
-                {
-                    true
-                } else {
-                    false
-                };
+                    && match (&paper_mask, &small_card) {
+                        (Some(mask), Some(card)) => {
+                            sure_back(mask, paper)? && back::turn_difference(card)? < back::TURNED_BACK
+                        }
+                        _ => false,
+                    };
                 if sure && self.back.is_none() {
                     backs.push(quad);
-                } else if square && !sure && !backs.contains(&quad) {
+                } else if square && !sure && !matched {
                     continue;
                 }
                 out.push(CardDetection {
