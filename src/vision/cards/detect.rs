@@ -598,6 +598,8 @@ impl CardDetector {
             cards.len() < 2
         });
         let mut kept: Vec<IndexHit> = Vec::new();
+        // Indices far too small for the unread outline they lie in, read as loose ones.
+        let mut on_the_table: Vec<IndexHit> = Vec::new();
         // Those inside outlines first: an outline that takes its card from one corner's index
         // then stands as that card when the twin test below meets the card's other corner.
         let within = |hit: &IndexHit| out.iter().any(|d| d.quad.is_some_and(|q| inside(&q, box_centre(&hit.bbox))));
@@ -643,20 +645,19 @@ impl CardDetector {
                     d.confidence = hit.confidence;
                     d.index_boxes = vec![[b.x, b.y, b.width, b.height]];
                 }
-                if !(d.card.is_none() && sure && too_small) {
-                    continue;
+                // Asked last, once the outlines have taken their cards: the same card's other
+                // corner may name the outline round it (a mat holding one card).
+                if d.card.is_none() && sure && too_small {
+                    on_the_table.push(hit);
                 }
+                continue;
             }
-            // One deck holds each card once: the same card read again nearby is its other corner
-            // (or the corner of an outline already read).
-            let reach = 16.0 * hit.size;
-            let twin = kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
-                || out.iter().any(|d| {
-                    d.card == Some(hit.card)
-                        && (d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach)
-                            || d.index_boxes.iter().any(|b| dist([b[0] as f32, b[1] as f32], centre) < reach))
-                });
-            if !twin {
+            if !twin(&hit, &kept, out) {
+                kept.push(hit);
+            }
+        }
+        for hit in on_the_table {
+            if !twin(&hit, &kept, out) {
                 kept.push(hit);
             }
         }
@@ -950,6 +951,19 @@ fn second_choice(
     memory.weigh_other_than(reading, ruled_out).filter(|(card, p)| {
         *p >= min_confidence && !ruled_out.contains(card) && reading.probability(*card) >= READ_AGAIN_OWN
     })
+}
+
+/// One deck holds each card once: the same card read again nearby is its other corner (or the
+/// corner of an outline already read), whether `kept` among the loose indices or in `out`.
+fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[CardDetection]) -> bool {
+    let centre = box_centre(&hit.bbox);
+    let reach = 16.0 * hit.size;
+    kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
+        || out.iter().any(|d| {
+            d.card == Some(hit.card)
+                && (d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach)
+                    || d.index_boxes.iter().any(|b| dist([b[0] as f32, b[1] as f32], centre) < reach))
+        })
 }
 
 /// The card an outline's corner readings name, and how surely (`None` below `min_confidence`):
