@@ -637,18 +637,18 @@ impl CardDetector {
                 // and edje one card more, as taken and under each of 14 alterations.
                 let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
                 let sure = d.face == Face::Up || hit.confidence >= 0.8;
-                let too_small = scale < MIN_INDEX_SCALE;
-                if d.card.is_none() && sure && !too_small {
-                    let b = hit.bbox;
-                    d.card = Some(hit.card);
-                    d.face = Face::Up;
-                    d.confidence = hit.confidence;
-                    d.index_boxes = vec![[b.x, b.y, b.width, b.height]];
-                }
-                // Asked last, once the outlines have taken their cards: the same card's other
-                // corner may name the outline round it (a mat holding one card).
-                if d.card.is_none() && sure && too_small {
-                    on_the_table.push(hit);
+                if d.card.is_none() && sure {
+                    if scale < MIN_INDEX_SCALE {
+                        // Asked last, once the outlines have taken their cards: the same card's
+                        // other corner may name the outline round it (a mat holding one card).
+                        on_the_table.push(hit);
+                    } else {
+                        let b = hit.bbox;
+                        d.card = Some(hit.card);
+                        d.face = Face::Up;
+                        d.confidence = hit.confidence;
+                        d.index_boxes = vec![[b.x, b.y, b.width, b.height]];
+                    }
                 }
                 continue;
             }
