@@ -9,5 +9,6 @@ pub mod cli;
 pub mod render;
 pub mod rules;
 pub mod symbols;
+pub mod table;
 pub mod ui;
 pub mod vision;

@@ -1,0 +1,79 @@
+//! A view of the table placed in rows: per seat, the Front Row in placement order (left to right
+//! as the seat sees it) and the Back Row, each a list of entities (a card and the modifier
+//! overlapping it), plus the deck and the top of the discard pile. This is what the referee
+//! compares with what the rules predict.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::Card;
+use crate::render::geometry::Pt;
+
+/// Face up or face down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// One physical card as the settled view sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardView {
+    pub face: Face,
+    /// Face up: the card read (`None` when unread). Face down: the card this physical card was
+    /// last seen as, if the view followed it since it was face up; else `None`.
+    pub card: Option<Card>,
+    /// Centre on the table, millimetres.
+    pub centre: Pt,
+}
+
+impl CardView {
+    pub fn up(card: Card, centre: Pt) -> CardView {
+        CardView { face: Face::Up, card: Some(card), centre }
+    }
+
+    pub fn down(centre: Pt) -> CardView {
+        CardView { face: Face::Down, card: None, centre }
+    }
+
+    /// The identity the view is sure of now: the reading of a face-up card.
+    pub fn shown(&self) -> Option<Card> {
+        match self.face {
+            Face::Up => self.card,
+            Face::Down => None,
+        }
+    }
+}
+
+/// A card with at most one modifier overlapping its lower part.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntityView {
+    pub base: CardView,
+    pub modifier: Option<CardView>,
+}
+
+impl EntityView {
+    pub fn single(base: CardView) -> EntityView {
+        EntityView { base, modifier: None }
+    }
+}
+
+/// One seat's two rows, each in order along the row (Front Row: placement order).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub front: Vec<EntityView>,
+    pub back: Vec<EntityView>,
+}
+
+/// Everything placed: the seats in seat order, the deck, the discard pile, and the cards that lie
+/// in no zone (held, dropped between rows): those are reported, never guessed into a row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TableView {
+    pub seats: Vec<SeatView>,
+    /// Whether a face-down pile lies in the deck's zone.
+    pub deck: bool,
+    /// The top card of the discard pile, if one lies there.
+    pub discard: Option<CardView>,
+    /// Cards outside every zone.
+    pub loose: Vec<CardView>,
+}
