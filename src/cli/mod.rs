@@ -4,6 +4,7 @@ mod capture;
 mod deck;
 mod minigame;
 mod omphala;
+mod referee;
 mod render;
 pub mod vision_cards;
 pub mod vision_symbols;
@@ -160,6 +161,11 @@ pub enum Command {
         #[command(subcommand)]
         command: omphala::OmphalaCommand,
     },
+    /// The live referee: settled views of the table judged as the game is played.
+    Referee {
+        #[command(subcommand)]
+        command: referee::RefereeCommand,
+    },
     /// Symbol decks: check a deck file, find the symbol two cards share, print the Cipher deck.
     Deck {
         #[command(subcommand)]
@@ -279,6 +285,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
         Command::Symbols { command } => vision_symbols::run(command),
         Command::Omphala { command } => omphala::run(command),
+        Command::Referee { command } => referee::run(command),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),
     }

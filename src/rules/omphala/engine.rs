@@ -15,10 +15,12 @@ use crate::cards::{Card, Suit};
 /// Cards drawn after a red reset.
 const RED_RESET_DRAW: u8 = 5;
 
-/// A refused input, with a sentence a player understands that cites the rule.
+/// A refused input, with a sentence a player understands that cites the rule, and the rule's
+/// stable id (`heart-on-diamond`) for the window and for scripts.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{message}")]
 pub struct Illegal {
+    pub rule: &'static str,
     pub message: String,
 }
 
@@ -56,7 +58,40 @@ enum Why {
 
 impl Why {
     fn illegal(&self, state: &GameState) -> Illegal {
-        Illegal { message: self.sentence(state) }
+        Illegal { rule: self.rule(), message: self.sentence(state) }
+    }
+
+    /// The rule's stable id: one per kind of refusal, never reworded.
+    fn rule(&self) -> &'static str {
+        match self {
+            Why::NotDealt => "not-dealt",
+            Why::AlreadyDealt => "already-dealt",
+            Why::GameOver => "game-over",
+            Why::Waiting(_) => "waiting-for-observation",
+            Why::NoSuchSeat(_) => "no-such-seat",
+            Why::NotYourTurn { .. } => "not-your-turn",
+            Why::DiscardOwed(_) => "discard-owed",
+            Why::NoDiscardOwed => "no-discard-owed",
+            Why::NoActionsLeft(_) => "two-actions-per-turn",
+            Why::DeckEmpty => "deck-empty",
+            Why::NotInBackRow { .. } => "not-in-back-row",
+            Why::AttackerNotBlack(_) => "attacker-not-black",
+            Why::ThiefNotSpade(_) => "thief-not-spade",
+            Why::OwnRow => "target-own-row",
+            Why::NoFrontEntity { .. } => "no-front-entity",
+            Why::CertainFailure { .. } => "certain-failure",
+            Why::NotShield(_) => "shield-not-diamond",
+            Why::ShieldTaken { .. } => "one-modifier",
+            Why::NotHeart(_) => "enhance-not-heart",
+            Why::HeartOnItself => "heart-on-itself",
+            Why::HeartOnDiamond { .. } => "heart-on-diamond",
+            Why::TargetModified { .. } => "one-modifier",
+            Why::NoRedReset { .. } => "red-reset-needs-seven-red",
+            Why::NothingAwaited => "nothing-awaited",
+            Why::WrongObservation(_) => "wrong-observation",
+            Why::AlreadySeen(_) => "card-already-seen",
+            Why::BadDeal(_) => "bad-deal",
+        }
     }
 
     fn sentence(&self, state: &GameState) -> String {

@@ -147,6 +147,20 @@ impl Line {
     }
 }
 
+/// The record lines of one input: the deal's `seat` lines and `first`, or the one line of any
+/// other input.
+pub fn input_lines(names: &[String], input: &Input) -> Vec<String> {
+    match input {
+        Input::Observe(Observation::Deal(deal)) => {
+            let mut lines: Vec<String> =
+                deal.seats.iter().map(|s| format_item(names, &Item::Seat(s.clone()))).collect();
+            lines.push(format_item(names, &Item::First(deal.first)));
+            lines
+        }
+        other => vec![format_item(names, &item_of_input(other))],
+    }
+}
+
 /// Writes an action as the notation does, e.g. `Alice attack KC Bob 1`.
 pub fn format_action(names: &[String], player: Seat, action: &Action) -> String {
     format_item(names, &Item::Act { player, action: *action })

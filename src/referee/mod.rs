@@ -1,0 +1,6 @@
+//! The live referees: which inputs explain each change of the settled table view, the verdicts,
+//! the prompts, and the session journal. Fed by `table` (settled views), feeding the UI and the
+//! command line with `RefereeEvent`s. Free of OpenCV and egui.
+
+pub mod journal;
+pub mod omphala;

@@ -1,0 +1,175 @@
+//! What the referee says, as JSON lines (`docs/referee-events.md`): each committed input with
+//! the engine's ruling in words, illegal moves with the rule's id and sentence, prompts (a card
+//! to reveal, to draw, to move), questions for the operator, desyncs and the end of the game.
+
+use serde::Serialize;
+
+use crate::rules::omphala::notation::input_lines;
+use crate::rules::omphala::replay::{describe, standings_lines};
+use crate::rules::omphala::{Event, GameState, Input, Observation};
+
+/// When: the frame a settled view came from and its time since the source started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Moment {
+    pub frame: u64,
+    pub ms: u64,
+}
+
+/// One thing the referee says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum RefereeEvent {
+    /// An input committed to the game: its record line(s) and the ruling.
+    Input {
+        seat: Option<usize>,
+        record: Vec<String>,
+        verdict: String,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// A move the table shows that the rules refuse; the game stays as it was until the table
+    /// is put back.
+    Illegal {
+        seat: usize,
+        name: String,
+        action: String,
+        rule: String,
+        sentence: String,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// The table is back as the game stands after an illegal move or a desync.
+    Restored {
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// Something a player must do now.
+    Prompt {
+        seat: Option<usize>,
+        text: String,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// The ruling is made but the table does not show it yet: what is still to be moved.
+    Waiting {
+        differences: Vec<String>,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// Several explanations fit the table: the operator picks one (by its record line).
+    Confirm {
+        candidates: Vec<String>,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// Nothing explains the table: the places that differ from the game as it stands.
+    Desync {
+        differences: Vec<String>,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// The game is over: the standings, one line each, and the winner.
+    Standings {
+        lines: Vec<String>,
+        #[serde(flatten)]
+        at: Moment,
+    },
+    /// Anything else worth saying.
+    Note {
+        text: String,
+        #[serde(flatten)]
+        at: Moment,
+    },
+}
+
+impl RefereeEvent {
+    /// The event for one committed input.
+    pub fn input(
+        before: &GameState,
+        after: &GameState,
+        names: &[String],
+        input: &Input,
+        events: &[Event],
+        at: Moment,
+    ) -> RefereeEvent {
+        let seat = match input {
+            Input::Act { player, .. } => Some(*player),
+            Input::Observe(Observation::Drawn { player, .. } | Observation::Revealed { player, .. }) => Some(*player),
+            _ => None,
+        };
+        let said: Vec<String> = events
+            .iter()
+            .filter(|e| !matches!(e, Event::Finished(_)))
+            .map(|e| describe(if matches!(e, Event::Dealt { .. }) { after } else { before }, e))
+            .collect();
+        let verdict = if said.is_empty() { "ok".to_string() } else { format!("ok: {}", said.join("; ")) };
+        RefereeEvent::Input { seat, record: input_lines(names, input), verdict, at }
+    }
+}
+
+/// What the players must do after these engine events, in words addressed to them. A request
+/// already met by a later event of the same batch (a reveal the table already showed) is not said.
+pub fn prompts(state: &GameState, events: &[Event], at: Moment) -> Vec<RefereeEvent> {
+    let met = |k: usize, done: &dyn Fn(&Event) -> bool| events[k + 1..].iter().any(done);
+    let name = |seat: usize| state.name(seat).to_string();
+    let mut out = Vec::new();
+    let mut standings = Vec::new();
+    let mut say = |seat: Option<usize>, text: String| out.push(RefereeEvent::Prompt { seat, text, at });
+    for (k, event) in events.iter().enumerate() {
+        match event {
+            Event::RevealNeeded { player, position }
+                if met(
+                    k,
+                    &|e| matches!(e, Event::Revealed { player: p, position: q, .. } if p == player && q == position),
+                ) => {}
+            Event::TieBreakRevealNeeded { player, position }
+                if met(
+                    k,
+                    &|e| matches!(e, Event::Revealed { player: p, position: q, .. } if p == player && q == position),
+                ) => {}
+            Event::DiscardOwed { player }
+                if met(k, &|e| matches!(e, Event::Discarded { player: p, .. } if p == player)) => {}
+            Event::RevealNeeded { player, position } => {
+                say(Some(*player), format!("{}: reveal your Front Row card {}", name(*player), position + 1))
+            }
+            Event::TieBreakRevealNeeded { player, position } => say(
+                Some(*player),
+                format!("{}: reveal your Front Row card {} for the tie-break", name(*player), position + 1),
+            ),
+            Event::DiscardOwed { player } => {
+                let held = state.players.get(*player).map_or(0, |p| p.back.len());
+                say(Some(*player), format!("{}: discard one Back Row card ({held} in the row)", name(*player)))
+            }
+            Event::Attacked { defender, position, target, outcome, .. } => {
+                let card = target.card.map_or("the card".to_string(), |c| c.to_string());
+                match outcome {
+                    crate::rules::omphala::input::Outcome::Succeeded => say(
+                        Some(*defender),
+                        format!("{}: put {card} (Front Row {}) on the discard pile", name(*defender), position + 1),
+                    ),
+                    crate::rules::omphala::input::Outcome::Failed => say(
+                        Some(*defender),
+                        format!("{}: turn {card} (Front Row {}) face down again", name(*defender), position + 1),
+                    ),
+                }
+            }
+            Event::Retired { player, entity, .. } => {
+                let card = entity.card.map_or("the card".to_string(), |c| c.to_string());
+                say(
+                    Some(*player),
+                    format!("{}: move the {card} face down to the right end of your Front Row", name(*player)),
+                )
+            }
+            Event::AttackerDiscarded { player, entity } => {
+                let card = entity.card.map_or("the card".to_string(), |c| c.to_string());
+                say(Some(*player), format!("{}: put the failed attacker {card} on the discard pile", name(*player)))
+            }
+            Event::Finished(s) => {
+                standings.push(RefereeEvent::Standings { lines: standings_lines(state, s), at });
+            }
+            _ => {}
+        }
+    }
+    out.extend(standings);
+    out
+}

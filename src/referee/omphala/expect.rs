@@ -1,0 +1,273 @@
+//! What the table should look like for a game state, and how far a seen view is from it.
+//! Front Rows are compared in placement order; Back Rows as sets (players keep them in any
+//! order); the discard pile by its top card. A card the view could not read matches any card
+//! (it is no evidence either way); a card read as another is a conflict.
+
+use crate::cards::Card;
+use crate::rules::omphala::{GameState, Phase};
+use crate::table::{EntityView, Face, TableView};
+
+/// One card as the rules expect it to lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpectedCard {
+    pub face: Face,
+    /// The card, when the table has seen it.
+    pub card: Option<Card>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpectedEntity {
+    pub base: ExpectedCard,
+    pub modifier: Option<ExpectedCard>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExpectedSeat {
+    pub front: Vec<ExpectedEntity>,
+    pub back: Vec<ExpectedEntity>,
+}
+
+/// The whole table as the rules expect it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub names: Vec<String>,
+    pub seats: Vec<ExpectedSeat>,
+    pub discard_top: Option<Card>,
+    /// At the end (tie-break, standings) Front Row cards may lie face up: they are being shown.
+    pub front_may_show: bool,
+    /// Cards held out of their rows, face up, where the view should find them among its loose
+    /// cards: an attacker slid forward while its attack is ruled.
+    pub held: Vec<Card>,
+}
+
+/// The table a state calls for: Front Row entities face down (a shield face down over its
+/// base), Back Row entities face up (a Heart face up over its base).
+pub fn expected(state: &GameState) -> Expected {
+    let seats = state
+        .players
+        .iter()
+        .map(|p| ExpectedSeat {
+            front: p.front.iter().map(|e| entity(e, Face::Down)).collect(),
+            back: p.back.iter().map(|e| entity(e, Face::Up)).collect(),
+        })
+        .collect();
+    Expected {
+        names: state.players.iter().map(|p| p.name.clone()).collect(),
+        seats,
+        discard_top: state.discard.last().copied(),
+        front_may_show: matches!(state.phase, Phase::TieBreak(_) | Phase::Over(_)),
+        held: Vec::new(),
+    }
+}
+
+fn entity(e: &crate::rules::omphala::Entity, face: Face) -> ExpectedEntity {
+    ExpectedEntity {
+        base: ExpectedCard { face, card: e.card },
+        modifier: e.modifier.map(|m| ExpectedCard { face, card: Some(m) }),
+    }
+}
+
+impl Expected {
+    /// The same table with one Front Row entity turned face up showing `card`: an attack's
+    /// target as it lies while the attack is ruled, before the cards are moved.
+    pub fn with_front_shown(&self, seat: usize, position: usize, card: Card) -> Expected {
+        let mut shown = self.clone();
+        if let Some(e) = shown.seats.get_mut(seat).and_then(|s| s.front.get_mut(position)) {
+            e.base = ExpectedCard { face: Face::Up, card: Some(card) };
+        }
+        shown
+    }
+}
+
+/// Differences found: counted always, put in words only when asked for.
+struct Diff {
+    count: usize,
+    words: Option<Vec<String>>,
+}
+
+impl Diff {
+    fn add(&mut self, say: impl FnOnce() -> String) {
+        self.count += 1;
+        if let Some(words) = &mut self.words {
+            words.push(say());
+        }
+    }
+}
+
+impl Expected {
+    /// The same table with a Back Row entity of `seat` slid out of its row: the attacker while
+    /// its attack on a face-down card is ruled.
+    pub fn with_held_out(&self, seat: usize, card: Card) -> Expected {
+        let mut held = self.clone();
+        if let Some(s) = held.seats.get_mut(seat)
+            && let Some(i) = s.back.iter().position(|e| e.base.card == Some(card))
+        {
+            let entity = s.back.remove(i);
+            held.held.extend(entity.base.card);
+        }
+        held
+    }
+}
+
+/// Where a view differs from the expected table, each difference in words
+/// ("Bob's Back Row: 7H missing").
+pub fn conflicts(expected: &Expected, view: &TableView) -> Vec<String> {
+    let mut diff = Diff { count: 0, words: Some(Vec::new()) };
+    compare(expected, view, &mut diff);
+    diff.words.unwrap_or_default()
+}
+
+/// How many differences: 0 means the view is the expected table.
+pub fn distance(expected: &Expected, view: &TableView) -> usize {
+    let mut diff = Diff { count: 0, words: None };
+    compare(expected, view, &mut diff);
+    diff.count
+}
+
+fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
+    if view.seats.len() != expected.seats.len() {
+        out.add(|| format!("the view has {} seats, the game {}", view.seats.len(), expected.seats.len()));
+        return;
+    }
+    for (seat, (want, seen)) in expected.seats.iter().zip(&view.seats).enumerate() {
+        let name = expected.names.get(seat).map_or("?", String::as_str);
+        front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
+        back_conflicts(name, &want.back, &seen.back, out);
+    }
+    for card in &expected.held {
+        if !view.loose.iter().any(|c| c.shown() == Some(*card)) {
+            out.add(|| format!("{card} should be held out of its row"));
+        }
+    }
+    let top = view.discard.filter(|c| c.face == Face::Up).and_then(|c| c.card);
+    match (expected.discard_top, view.discard, top) {
+        (None, Some(_), _) => out.add(|| "the discard pile should be empty".to_string()),
+        (Some(want), _, Some(seen)) if want != seen => {
+            out.add(|| format!("the discard pile shows {seen} on top, not {want}"))
+        }
+        _ => {}
+    }
+}
+
+fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may_show: bool, out: &mut Diff) {
+    for k in 0..want.len().max(seen.len()) {
+        let slot = FrontSlot(name, k + 1);
+        match (want.get(k), seen.get(k)) {
+            (Some(_), None) => out.add(|| format!("{slot}: no card")),
+            (None, Some(_)) => out.add(|| format!("{slot}: a card that should not be there")),
+            (Some(w), Some(s)) => {
+                let shown = s.base.shown();
+                match (s.base.face, w.base.face) {
+                    (Face::Up, Face::Down) if may_show => {
+                        if let (Some(seen), Some(known)) = (shown, w.base.card)
+                            && seen != known
+                        {
+                            out.add(|| format!("{slot}: shows {seen}, known to be {known}"));
+                        }
+                    }
+                    (a, b) if a != b => out.add(|| format!("{slot}: face {}, expected face {}", word(a), word(b))),
+                    _ => {
+                        if let (Some(seen), Some(known)) = (shown, w.base.card)
+                            && seen != known
+                        {
+                            out.add(|| format!("{slot}: shows {seen}, expected {known}"));
+                        }
+                    }
+                }
+                if w.modifier.is_some() != s.modifier.is_some() {
+                    let what = if w.modifier.is_some() { "its modifier is missing" } else { "an unexpected modifier" };
+                    out.add(|| format!("{slot}: {what}"));
+                }
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], out: &mut Diff) {
+    let mut unmatched: Vec<&ExpectedEntity> = want.iter().collect();
+    let mut unread = 0;
+    for s in seen {
+        if s.base.face == Face::Down {
+            out.add(|| format!("{name}'s Back Row: a face-down card"));
+            continue;
+        }
+        let Some(card) = s.base.card else {
+            unread += 1;
+            continue;
+        };
+        let Some(i) = unmatched.iter().position(|w| w.base.card == Some(card)) else {
+            out.add(|| format!("{name}'s Back Row: {card} should not be there"));
+            continue;
+        };
+        let w = unmatched.remove(i);
+        match (w.modifier.and_then(|m| m.card), s.modifier) {
+            (Some(m), None) => out.add(|| format!("{name}'s Back Row: {card} should carry {m}")),
+            (None, Some(_)) => out.add(|| format!("{name}'s Back Row: {card} should carry nothing")),
+            (Some(m), Some(sm)) => {
+                if let Some(seen) = sm.shown()
+                    && seen != m
+                {
+                    out.add(|| format!("{name}'s Back Row: {card} carries {seen}, expected {m}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    // Unread cards stand for any of the cards still unmatched.
+    let missing = unmatched.len().saturating_sub(unread);
+    for w in unmatched.iter().take(missing) {
+        let card = w.base.card.map_or("?".to_string(), |c| c.to_string());
+        out.add(|| format!("{name}'s Back Row: {card} missing"));
+    }
+    if unread > unmatched.len() {
+        out.add(|| format!("{name}'s Back Row: {} cards too many", unread - unmatched.len()));
+    }
+}
+
+/// "Bob's Front Row 2", written only when a difference is put in words.
+struct FrontSlot<'a>(&'a str, usize);
+
+impl std::fmt::Display for FrontSlot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}'s Front Row {}", self.0, self.1)
+    }
+}
+
+fn word(face: Face) -> &'static str {
+    match face {
+        Face::Up => "up",
+        Face::Down => "down",
+    }
+}
+
+/// The view a perfect camera would give of the expected table, laid out as `layout` places
+/// cards: for tests, and for the renderer's ground truth.
+pub fn ideal_view(expected: &Expected, layout: &crate::table::TableLayout) -> TableView {
+    use crate::table::{CardView, SeatView};
+    let card = |c: &ExpectedCard, at| CardView { face: c.face, card: c.card, centre: at };
+    let row = |entities: &[ExpectedEntity], row: &crate::table::Row| {
+        entities
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let at = row.slot(k);
+                EntityView { base: card(&e.base, at), modifier: e.modifier.map(|m| card(&m, row.modifier_at(at))) }
+            })
+            .collect()
+    };
+    let seats = expected
+        .seats
+        .iter()
+        .zip(&layout.seats)
+        .map(|(s, zones)| SeatView { front: row(&s.front, &zones.front), back: row(&s.back, &zones.back) })
+        .collect();
+    // A card held out lies between the rows and the middle of the table.
+    let loose = expected.held.iter().map(|&c| CardView::up(c, crate::render::geometry::Pt::new(0.0, 0.0))).collect();
+    TableView {
+        seats,
+        deck: true,
+        discard: expected.discard_top.map(|c| CardView::up(c, layout.discard.centre)),
+        loose,
+    }
+}

@@ -1,0 +1,329 @@
+//! The live Omphala referee. It is fed the settled views of the table, one at a time, and keeps
+//! every way the game may stand that explains all the views so far (`Hypothesis`). Inputs all
+//! hypotheses agree on are committed to the game, ruled on by the rules engine and reported;
+//! where they keep disagreeing the operator is asked to `confirm`. A view nothing legal explains
+//! is checked against the illegal moves a hand could have made (reported with the rule), and
+//! otherwise waited out: a view between two moves explains nothing for a moment. One that stays
+//! unexplained is reported as a `desync`, naming the places that differ.
+
+pub mod events;
+pub mod expect;
+pub mod illegal;
+pub mod script;
+pub mod search;
+
+use crate::rules::omphala::notation::input_lines;
+use crate::rules::omphala::{GameState, Input, RuleOptions, apply};
+use crate::table::TableView;
+pub use events::{Moment, RefereeEvent};
+use expect::{conflicts, expected};
+use search::{Hypothesis, explain};
+
+/// Most hypotheses kept at once; the ones with the longest unconfirmed chains go first.
+const MAX_HYPOTHESES: usize = 24;
+
+/// Settings of the referee.
+#[derive(Clone, Debug)]
+pub struct RefereeConfig {
+    /// A view that stays unexplained this long is reported as a desync.
+    pub desync_after_ms: u64,
+    /// Hypotheses that disagree over this many changes of the table are put to the operator.
+    pub confirm_after_changes: usize,
+    /// Who plays first, when the players drew lots before the deal; otherwise the first moves
+    /// tell.
+    pub first: Option<usize>,
+}
+
+impl Default for RefereeConfig {
+    fn default() -> Self {
+        RefereeConfig { desync_after_ms: 3000, confirm_after_changes: 4, first: None }
+    }
+}
+
+/// The referee of one game.
+pub struct OmphalaReferee {
+    names: Vec<String>,
+    config: RefereeConfig,
+    /// The game as committed: every input all hypotheses agreed on.
+    committed: GameState,
+    /// Every committed input, in order: the game record.
+    record: Vec<Input>,
+    hypotheses: Vec<Hypothesis>,
+    last_view: Option<TableView>,
+    /// Since when the table has shown something no hypothesis explains, and whether it was said.
+    unexplained_since: Option<u64>,
+    reported: bool,
+    /// Changes of the table seen while the hypotheses disagreed.
+    undecided_changes: usize,
+    /// The candidates last put to the operator.
+    asked: Option<Vec<Input>>,
+    /// Whether the view now shown, unexplained, was searched for several moves.
+    searched_far: bool,
+    /// Whether an illegal move or a desync was reported since the table was last explained.
+    complained: bool,
+}
+
+impl OmphalaReferee {
+    pub fn new(names: Vec<String>, options: RuleOptions, config: RefereeConfig) -> OmphalaReferee {
+        let committed = GameState::new(options);
+        OmphalaReferee {
+            names,
+            config,
+            hypotheses: vec![Hypothesis::new(committed.clone())],
+            committed,
+            record: Vec::new(),
+            last_view: None,
+            unexplained_since: None,
+            reported: false,
+            undecided_changes: 0,
+            asked: None,
+            searched_far: false,
+            complained: false,
+        }
+    }
+
+    /// A referee that goes on from committed inputs (a journal read back).
+    pub fn resume(
+        names: Vec<String>,
+        options: RuleOptions,
+        config: RefereeConfig,
+        inputs: &[Input],
+    ) -> Result<OmphalaReferee, String> {
+        let mut referee = OmphalaReferee::new(names, options, config);
+        for (k, input) in inputs.iter().enumerate() {
+            apply(&mut referee.committed, input.clone()).map_err(|e| format!("input {}: {e}", k + 1))?;
+            referee.record.push(input.clone());
+        }
+        referee.hypotheses = vec![Hypothesis::new(referee.committed.clone())];
+        Ok(referee)
+    }
+
+    pub fn state(&self) -> &GameState {
+        &self.committed
+    }
+
+    pub fn record(&self) -> &[Input] {
+        &self.record
+    }
+
+    /// How many explanations of the table are still open (1 when the referee is sure).
+    pub fn open_explanations(&self) -> usize {
+        self.hypotheses.len()
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Rules on one settled view of the table.
+    pub fn observe(&mut self, view: &TableView, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let again = self.last_view.as_ref() == Some(view);
+        if again && (self.unexplained_since.is_none() || self.searched_far) {
+            self.check_unexplained(view, at, &mut out);
+            return out;
+        }
+        self.last_view = Some(view.clone());
+        let mut next = if again {
+            self.searched_far = true;
+            self.explain_all(view, search::FAR)
+        } else {
+            self.searched_far = false;
+            self.reported = false;
+            self.explain_all(view, search::NEAR)
+        };
+        if next.is_empty() {
+            self.unexplained(view, at, &mut out);
+            return out;
+        }
+        if self.unexplained_since.take().is_some() && self.complained {
+            out.push(RefereeEvent::Restored { at });
+        }
+        self.complained = false;
+        self.reported = false;
+        next.sort_by_key(|h| h.inputs.len());
+        let mut kept: Vec<Hypothesis> = Vec::new();
+        for h in next {
+            if !kept.iter().any(|k| search::same_but_passes(k, &h)) {
+                kept.push(h);
+            }
+        }
+        let mut next = kept;
+        next.truncate(MAX_HYPOTHESES);
+        let changed = next.iter().any(|h| h.inputs.len() > self.common_len(&next));
+        self.hypotheses = next;
+        self.commit_agreed(view, at, &mut out);
+        if self.hypotheses.len() > 1 && changed {
+            self.undecided_changes += 1;
+        }
+        self.ask_if_due(at, &mut out);
+        out
+    }
+
+    /// Puts the explanations to the operator once they have disagreed over a few changes, or at
+    /// once when the game is over in all of them (no later move will tell them apart).
+    fn ask_if_due(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let ended = self.hypotheses.iter().all(|h| !matches!(h.state.phase, crate::rules::omphala::Phase::Playing));
+        let due = self.undecided_changes >= self.config.confirm_after_changes || ended;
+        if self.hypotheses.len() > 1 && due && self.asked.is_none() {
+            self.ask(at, out);
+        }
+    }
+
+    /// Every explanation of `view` from every open hypothesis.
+    fn explain_all(&self, view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
+        let mut next: Vec<Hypothesis> = Vec::new();
+        for h in &self.hypotheses {
+            for found in explain(h, view, &self.names, self.config.first, reach) {
+                if !next.iter().any(|n| n.state == found.state && n.inputs == found.inputs) {
+                    next.push(found);
+                }
+            }
+        }
+        next
+    }
+
+    /// The operator's answer to a `confirm`: the record line of the input they chose.
+    pub fn answer(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let Some(asked) = self.asked.take() else {
+            return out;
+        };
+        let chosen = asked.iter().find(|i| input_lines(&self.names, i).join(" / ") == line.trim());
+        let Some(chosen) = chosen else {
+            out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
+            self.asked = Some(asked);
+            return out;
+        };
+        let chosen = chosen.clone();
+        self.hypotheses.retain(|h| h.inputs.first() == Some(&chosen));
+        self.undecided_changes = 0;
+        if let Some(view) = self.last_view.clone() {
+            self.commit_agreed(&view, at, &mut out);
+        }
+        self.ask_if_due(at, &mut out);
+        out
+    }
+
+    /// The number of leading inputs all hypotheses share.
+    fn common_len(&self, hypotheses: &[Hypothesis]) -> usize {
+        let Some(first) = hypotheses.first() else {
+            return 0;
+        };
+        let mut n = first.inputs.len();
+        for h in &hypotheses[1..] {
+            n = n.min(first.inputs.iter().zip(&h.inputs).take_while(|(a, b)| a == b).count());
+        }
+        n
+    }
+
+    fn commit_agreed(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let n = self.common_len(&self.hypotheses);
+        if n == 0 {
+            return;
+        }
+        let agreed: Vec<Input> = self.hypotheses[0].inputs[..n].to_vec();
+        for h in &mut self.hypotheses {
+            h.inputs.drain(..n);
+        }
+        let mut batch = Vec::new();
+        for input in agreed {
+            let before = self.committed.clone();
+            match apply(&mut self.committed, input.clone()) {
+                Ok(events) => {
+                    self.record.push(input.clone());
+                    out.push(RefereeEvent::input(&before, &self.committed, &self.names, &input, &events, at));
+                    batch.extend(events);
+                }
+                Err(e) => {
+                    // A hypothesis was built by the same engine: this cannot be refused. Said, not hidden.
+                    out.push(RefereeEvent::Note { text: format!("the engine refused an agreed input: {e}"), at });
+                    return;
+                }
+            }
+        }
+        out.extend(events::prompts(&self.committed, &batch, at));
+        self.undecided_changes = 0;
+        self.asked = None;
+        if self.hypotheses.len() == 1 && !self.hypotheses[0].matches(view) {
+            let differences = conflicts(&expected(&self.committed), view);
+            out.push(RefereeEvent::Waiting { differences, at });
+        }
+    }
+
+    fn ask(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let n = self.common_len(&self.hypotheses);
+        let mut candidates: Vec<Input> = Vec::new();
+        for h in &self.hypotheses {
+            if let Some(input) = h.inputs.get(n)
+                && !candidates.contains(input)
+            {
+                candidates.push(input.clone());
+            }
+        }
+        if candidates.len() < 2 {
+            return;
+        }
+        let lines = candidates.iter().map(|i| input_lines(&self.names, i).join(" / ")).collect();
+        out.push(RefereeEvent::Confirm { candidates: lines, at });
+        self.asked = Some(candidates);
+    }
+
+    fn unexplained(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
+        if self.unexplained_since.is_none() {
+            self.unexplained_since = Some(at.ms);
+        }
+        if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported {
+            return;
+        }
+        if let Some(found) = self.hypotheses.iter().find_map(|h| illegal::explain(&h.state, view, &self.names)) {
+            out.push(RefereeEvent::Illegal {
+                seat: found.seat,
+                name: self.names.get(found.seat).cloned().unwrap_or_default(),
+                action: found.text,
+                rule: found.rule.to_string(),
+                sentence: found.sentence,
+                at,
+            });
+            self.reported = true;
+            self.complained = true;
+            return;
+        }
+        self.check_unexplained(view, at, out);
+    }
+
+    fn check_unexplained(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let Some(since) = self.unexplained_since else {
+            return;
+        };
+        if self.reported || at.ms.saturating_sub(since) < self.config.desync_after_ms {
+            return;
+        }
+        if self.committed.phase == crate::rules::omphala::Phase::Setup {
+            return;
+        }
+        let best = self.hypotheses.iter().min_by_key(|h| h.distance(view));
+        if let Some(best) = best {
+            out.push(RefereeEvent::Desync { differences: conflicts(&expected(&best.state), view), at });
+            self.reported = true;
+            self.complained = true;
+        }
+    }
+
+    /// The players end the game by agreement: committed at once.
+    pub fn end_by_agreement(&mut self, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let input = Input::EndByAgreement;
+        let before = self.committed.clone();
+        match apply(&mut self.committed, input.clone()) {
+            Ok(events) => {
+                self.record.push(input.clone());
+                out.push(RefereeEvent::input(&before, &self.committed, &self.names, &input, &events, at));
+                out.extend(events::prompts(&self.committed, &events, at));
+                self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
+            }
+            Err(e) => out.push(RefereeEvent::Note { text: e.to_string(), at }),
+        }
+        out
+    }
+}

@@ -1,0 +1,233 @@
+//! Which inputs explain a change of the table. From a game state, inputs are tried breadth
+//! first: the legal actions of the player to act, and the observations the engine waits for as
+//! the view supplies them (the card a player drew is a new face-up card in their Back Row; a
+//! revealed card is a face-up card at the awaited Front Row position). An action is followed only
+//! where it brings the predicted table nearer the view, or where it is invisible until its
+//! observation (a draw, an attack on a face-down card, the end of a turn). The explanations kept
+//! are the shortest ones that predict the view exactly.
+
+use super::expect::{Expected, distance, expected};
+use crate::cards::Card;
+use crate::rules::omphala::input::SeatDeal;
+use crate::rules::omphala::state::Pending;
+use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, Phase, actor, apply, awaited};
+use crate::table::{Face, TableView};
+
+/// How far the search looks: the longest chain of inputs one change of the table may need, and
+/// the nodes tried per hypothesis and view before it gives up.
+#[derive(Clone, Copy, Debug)]
+pub struct Reach {
+    pub depth: usize,
+    pub nodes: usize,
+}
+
+/// One move between settled views: an end of turn, its draws, the next player's draw before
+/// the turn and an action fit.
+pub const NEAR: Reach = Reach { depth: 7, nodes: 4000 };
+/// Several moves between settled views (a view missed while hands moved): tried only on a view
+/// the near search could not explain that is still there a moment later (a view between two
+/// moves of one hand passes quickly).
+pub const FAR: Reach = Reach { depth: 14, nodes: 15_000 };
+
+/// A way the game may stand: the state after some inputs not yet committed, and the table as
+/// the players may still show it while they carry out what a ruling asks (a revealed target
+/// lying face up until the cards are moved).
+#[derive(Clone, Debug)]
+pub struct Hypothesis {
+    pub state: GameState,
+    pub inputs: Vec<Input>,
+    pub lag: Vec<Expected>,
+}
+
+impl Hypothesis {
+    pub fn new(state: GameState) -> Hypothesis {
+        Hypothesis { state, inputs: Vec::new(), lag: Vec::new() }
+    }
+
+    /// Whether the view is this hypothesis's table (or the table it may still lag at).
+    pub fn matches(&self, view: &TableView) -> bool {
+        self.distance(view) == 0
+    }
+
+    pub fn distance(&self, view: &TableView) -> usize {
+        let now = distance(&expected(&self.state), view);
+        if now == 0 {
+            return 0;
+        }
+        self.lag.iter().map(|lag| distance(lag, view)).fold(now, usize::min)
+    }
+}
+
+/// The shortest input chains from `start` that explain `view`, each as the hypothesis it leads
+/// to (inputs appended to `start.inputs`). Empty when nothing within reach explains it.
+pub fn explain(
+    start: &Hypothesis,
+    view: &TableView,
+    names: &[String],
+    first: Option<usize>,
+    reach: Reach,
+) -> Vec<Hypothesis> {
+    let mut frontier = vec![start.clone()];
+    let mut tried = 0;
+    for _depth in 0..=reach.depth {
+        let mut goals: Vec<Hypothesis> = frontier.iter().filter(|h| is_goal(h, view)).cloned().collect();
+        if !goals.is_empty() {
+            // Once the table shows the ruling carried out, the in-between table is over.
+            for goal in &mut goals {
+                if distance(&expected(&goal.state), view) == 0 {
+                    goal.lag.clear();
+                }
+            }
+            return dedupe(goals);
+        }
+        let mut next = Vec::new();
+        for node in &frontier {
+            for child in children(node, view, names, first) {
+                tried += 1;
+                next.push(child);
+            }
+        }
+        if next.is_empty() || tried > reach.nodes {
+            return Vec::new();
+        }
+        frontier = dedupe(next);
+    }
+    Vec::new()
+}
+
+fn visible(h: &Hypothesis) -> Vec<&Input> {
+    h.inputs.iter().filter(|i| !matches!(i, Input::Act { action: Action::EndTurn, .. })).collect()
+}
+
+/// Whether two explanations differ only by passes (ends of turn). With an empty deck a pass
+/// leaves no trace, and one explanation with fewer passes can always be made into the other
+/// by passing later: the referee keeps the one with the fewest.
+pub fn same_but_passes(a: &Hypothesis, b: &Hypothesis) -> bool {
+    visible(a) == visible(b)
+}
+
+/// A node explains the view when the view is its table and it does not still owe an
+/// observation the view already shows (a drawn card in sight must be taken in).
+fn is_goal(h: &Hypothesis, view: &TableView) -> bool {
+    h.matches(view) && observations(&h.state, view, &[]).is_empty()
+}
+
+/// Keeps one hypothesis per distinct state and in-between table (the first found: inputs are tried in a stable order,
+/// cards along a row from its start).
+fn dedupe(nodes: Vec<Hypothesis>) -> Vec<Hypothesis> {
+    let mut kept: Vec<Hypothesis> = Vec::new();
+    for node in nodes {
+        // A failed attack leaves the same state whoever attacked: the table in between (which
+        // card was slid forward) tells them apart.
+        if !kept.iter().any(|k| k.state == node.state && k.lag == node.lag) {
+            kept.push(node);
+        }
+    }
+    kept
+}
+
+fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option<usize>) -> Vec<Hypothesis> {
+    let mut out = Vec::new();
+    let here = node.distance(view);
+    if awaited(&node.state).is_some() {
+        for input in observations(&node.state, view, names) {
+            if let (Some(first), Input::Observe(Observation::Deal(deal))) = (first, &input)
+                && deal.first != first
+            {
+                continue;
+            }
+            if let Some(child) = step(node, input) {
+                out.push(child);
+            }
+        }
+        return out;
+    }
+    let Some(player) = actor(&node.state) else {
+        return out;
+    };
+    for action in crate::rules::omphala::legal_actions(&node.state) {
+        let Some(child) = step(node, Input::Act { player, action }) else {
+            continue;
+        };
+        let invisible = matches!(action, Action::EndTurn | Action::Draw)
+            || awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names).is_empty());
+        if invisible || child.distance(view) < here {
+            out.push(child);
+        }
+    }
+    out
+}
+
+/// Applies one input; `None` when the engine refuses it.
+fn step(node: &Hypothesis, input: Input) -> Option<Hypothesis> {
+    let mut state = node.state.clone();
+    let before = expected(&node.state);
+    apply(&mut state, input.clone()).ok()?;
+    let lag = match (&input, node.state.pending) {
+        // The target lies face up until the ruling's moves are made, the attacker slid forward
+        // out of its row or still in it.
+        (Input::Observe(Observation::Revealed { player, position, card }), Pending::Reveal(attack))
+            if matches!(state.phase, Phase::Playing) =>
+        {
+            let shown = before.with_front_shown(*player, *position, *card);
+            vec![shown.with_held_out(attack.attacker, attack.with), shown]
+        }
+        _ => Vec::new(),
+    };
+    let mut inputs = node.inputs.clone();
+    inputs.push(input);
+    Some(Hypothesis { state, inputs, lag })
+}
+
+/// The observations the engine waits for that the view supplies now.
+pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Vec<Input> {
+    match awaited(state) {
+        Some(Awaited::Deal) => deals(view, names),
+        Some(Awaited::DrawnCard { player }) => new_cards(state, view, player)
+            .into_iter()
+            .map(|card| Input::Observe(Observation::Drawn { player, card }))
+            .collect(),
+        Some(Awaited::Reveal { player, position }) => {
+            let shown = view.seats.get(player).and_then(|s| s.front.get(position)).and_then(|e| e.base.shown());
+            shown
+                .filter(|c| state.seen_cards() & (1u64 << c.index()) == 0)
+                .map(|card| Input::Observe(Observation::Revealed { player, position, card }))
+                .into_iter()
+                .collect()
+        }
+        None => Vec::new(),
+    }
+}
+
+/// Face-up cards in `player`'s Back Row that the game has not seen anywhere: the card drawn.
+fn new_cards(state: &GameState, view: &TableView, player: usize) -> Vec<Card> {
+    let Some(seat) = view.seats.get(player) else {
+        return Vec::new();
+    };
+    let seen = state.seen_cards();
+    let mut cards: Vec<Card> =
+        seat.back.iter().filter_map(|e| e.base.shown()).filter(|c| seen & (1u64 << c.index()) == 0).collect();
+    cards.dedup();
+    cards
+}
+
+/// The deal as the view shows it: every seat 2 face-down Front Row cards and 5 face-up Back Row
+/// cards, all read and all different. Who plays first cannot be seen: one deal per seat, and
+/// the first moves tell them apart.
+fn deals(view: &TableView, names: &[String]) -> Vec<Input> {
+    if view.seats.len() < 2 || names.len() != view.seats.len() {
+        return Vec::new();
+    }
+    let mut seats = Vec::new();
+    for (seat, name) in view.seats.iter().zip(names) {
+        let front_ok =
+            seat.front.len() == 2 && seat.front.iter().all(|e| e.base.face == Face::Down && e.modifier.is_none());
+        let back: Vec<Card> =
+            seat.back.iter().filter(|e| e.modifier.is_none()).filter_map(|e| e.base.shown()).collect();
+        if !front_ok || seat.back.len() != 5 || back.len() != 5 {
+            return Vec::new();
+        }
+        seats.push(SeatDeal { name: name.clone(), front: vec![None, None], back });
+    }
+    (0..seats.len()).map(|first| Input::Observe(Observation::Deal(Deal { seats: seats.clone(), first }))).collect()
+}
