@@ -205,7 +205,8 @@ impl BackProfile {
     /// Loads and checks a profile; every problem is one message naming the file and the field.
     pub fn load(path: &Path) -> Result<BackProfile, BackError> {
         let bad = |message: String| BackError::Profile { path: path.display().to_string(), message };
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
+        let limit = super::enroll::MAX_PROFILE_BYTES;
+        let text = crate::text_input::read_text(path, limit, "a card back").map_err(|e| bad(e.reason()))?;
         let profile: BackProfile = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
         if profile.format != BACK_FORMAT {
             return Err(bad(format!("field 'format' is '{}', expected '{BACK_FORMAT}'", profile.format)));
