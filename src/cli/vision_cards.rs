@@ -86,13 +86,19 @@ pub fn detect(
     profile: Option<&Path>,
     back: Option<&Path>,
 ) -> ExitCode {
+    if draw_to.is_some() && images.len() != 1 {
+        return bad_input("--draw takes exactly one IMAGE");
+    }
+    // A bad image file is refused before the networks load (most of a second).
+    for path in images.iter().filter(|p| p.is_file()) {
+        if let Err(reason) = crate::vision::image_file::check_file(path) {
+            return bad_input(format!("{}: {reason}", path.display()));
+        }
+    }
     let detector = match detector(None, profile, back) {
         Ok(d) => d,
         Err(code) => return code,
     };
-    if draw_to.is_some() && images.len() != 1 {
-        return bad_input("--draw takes exactly one IMAGE");
-    }
     for path in images {
         let mut frame = match read_image(path) {
             Ok(f) => f,
