@@ -196,10 +196,15 @@ fn deck_errors_name_the_file_once_and_built_in_names_are_explained() {
         ("plane-17", "larger than 16"),
         ("Cipher", "lower case"),
     ] {
-        for args in [vec!["deck", "shared", "--deck", name, "1", "2"], vec!["symbols", "detect", "--deck", name, "x.png"]]
+        for args in
+            [vec!["deck", "shared", "--deck", name, "1", "2"], vec!["symbols", "detect", "--deck", name, "x.png"]]
         {
             let r = run(&args);
-            refused(&r, 2, &[name, "no built-in deck of this name", why, "built-in decks: cipher, plane-N for N = 2, 3"]);
+            refused(
+                &r,
+                2,
+                &[name, "no built-in deck of this name", why, "built-in decks: cipher, plane-N for N = 2, 3"],
+            );
             assert!(!r.stderr.contains("cannot read"), "{}", r.stderr);
         }
     }

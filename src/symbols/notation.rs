@@ -124,7 +124,9 @@ fn player_names(words: &[&str]) -> Result<Vec<String>, String> {
             return Err(format!("a player name longer than {MAX_NAME_CHARS} characters"));
         }
         if let Some(earlier) = words[..i].iter().find(|w| w.eq_ignore_ascii_case(name)) {
-            return Err(format!("two players are named \"{earlier}\" and \"{name}\": each player needs a distinct name"));
+            return Err(format!(
+                "two players are named \"{earlier}\" and \"{name}\": each player needs a distinct name"
+            ));
         }
     }
     Ok(words.iter().map(|w| w.to_string()).collect())

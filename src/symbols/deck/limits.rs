@@ -63,7 +63,6 @@ impl From<Name> for String {
     }
 }
 
-
 /// A JSON list read element by element, refused at the first element past `limit`.
 struct BoundedSeq<T> {
     limit: usize,

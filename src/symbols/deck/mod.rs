@@ -62,7 +62,10 @@ pub enum DeckError {
     #[error("{0}")]
     Text(TextError),
     /// A name that looks like a built-in deck's but is none, and no such file exists.
-    #[error("{name}: no such deck file, and no built-in deck of this name{reason}; built-in decks: {}", crate::symbols::builtin_names())]
+    #[error(
+        "{name}: no such deck file, and no built-in deck of this name{reason}; built-in decks: {}",
+        crate::symbols::builtin_names()
+    )]
     NoSuchBuiltin { name: String, reason: String },
 }
 
@@ -151,7 +154,12 @@ impl fmt::Display for DeckProblem {
             }
             DeckProblem::PairShares { a, b, shared } => {
                 let names: Vec<String> = shared.iter().map(|s| plain_or_escaped(s)).collect();
-                write!(f, "{a} and {b} share {} symbols ({}); they must share exactly one", shared.len(), few(&names, 5))
+                write!(
+                    f,
+                    "{a} and {b} share {} symbols ({}); they must share exactly one",
+                    shared.len(),
+                    few(&names, 5)
+                )
             }
             DeckProblem::TooManyCards { cards } => {
                 write!(f, "the deck has {cards} cards, more than {MAX_CARDS}, the most a deck may have")
@@ -393,7 +401,9 @@ impl Deck {
             .iter()
             .enumerate()
             .filter(|(_, syn)| !syn.is_empty())
-            .map(|(i, syn)| (Name::unchecked(self.symbols[i].clone()), syn.iter().cloned().map(Name::unchecked).collect()))
+            .map(|(i, syn)| {
+                (Name::unchecked(self.symbols[i].clone()), syn.iter().cloned().map(Name::unchecked).collect())
+            })
             .collect();
         let cards = self
             .cards

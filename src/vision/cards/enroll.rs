@@ -114,7 +114,8 @@ impl DeckProfile {
     /// whose embeddings are not of the networks' length, is refused with what to do.
     pub fn load(path: &Path) -> Result<DeckProfile, EnrollError> {
         let bad = |message: String| EnrollError::Profile { path: path.display().to_string(), message };
-        let text = crate::text_input::read_text(path, MAX_PROFILE_BYTES, "a deck profile").map_err(|e| bad(e.reason()))?;
+        let text =
+            crate::text_input::read_text(path, MAX_PROFILE_BYTES, "a deck profile").map_err(|e| bad(e.reason()))?;
         let corner = super::index_net::IndexNet::corner()?.embedding_len()?;
         let loose = super::index_net::IndexNet::loose()?.embedding_len()?;
         DeckProfile::parse(&text, corner, loose).map_err(bad)

@@ -76,7 +76,9 @@ struct RawImage {
 impl LabelSet {
     pub fn load(path: &Path) -> Result<LabelSet, LabelError> {
         let text = crate::text_input::read_text(path, MAX_LABELS_BYTES, "a labels file").map_err(|e| match e {
-            crate::text_input::TextError::Io { path, source } => LabelError::Io { path: path.display().to_string(), source },
+            crate::text_input::TextError::Io { path, source } => {
+                LabelError::Io { path: path.display().to_string(), source }
+            }
             other => LabelError::Text(other),
         })?;
         LabelSet::parse(&text).map_err(|message| LabelError::Malformed { path: path.display().to_string(), message })
