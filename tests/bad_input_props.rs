@@ -33,10 +33,10 @@ proptest! {
 
     #[test]
     fn decks_of_any_size_are_judged_within_the_limits(
-        cards in 0usize..1200,
-        per_card in 0usize..90,
-        symbols in 0usize..1500,
-        name_len in 0usize..130,
+        cards in 0usize..700,
+        per_card in 0usize..72,
+        symbols in 0usize..1200,
+        name_len in 0usize..110,
         odd: bool,
     ) {
         let json = deck_json(cards, per_card, symbols, name_len, odd);
@@ -122,7 +122,7 @@ proptest! {
     }
 
     #[test]
-    fn profiles_of_any_shape_are_checked(patches in 0usize..400, len in 0usize..200, expected in 1usize..100) {
+    fn profiles_of_any_shape_are_checked(patches in 0usize..60, len in 0usize..100, expected in 1usize..80) {
         let mut profile = DeckProfile::new();
         for _ in 0..patches {
             profile.corners.push(card_referee::vision::cards::enroll::EnrolledPatch {
