@@ -158,6 +158,8 @@ impl BackProfile {
         for path in photos {
             let frame = read_image(path).map_err(|e| match e {
                 EnrollError::OpenCv(e) => BackError::OpenCv(e),
+                // Truncated, too large, too small: the reason, not only "cannot read".
+                EnrollError::BadImage { path, reason } => BackError::Profile { path, message: reason },
                 _ => BackError::Image { path: path.display().to_string() },
             })?;
             let card = card_in_photo(&frame)?.ok_or_else(|| BackError::NoCard { path: path.display().to_string() })?;
