@@ -113,8 +113,8 @@ fn a_deck_of_ten_thousand_cards_is_refused_at_the_limit() {
     // The lonely deck passes the symbol limit on line 2, the crowded one the card limit just
     // after its 501st card (line 504; serde_json stops at the line's end).
     for (deck, at, limit) in [
-        (&lonely, ":2:", "more than 1000 symbols in a deck: the limit"),
-        (&crowded, ":505:", "more than 500 cards in a deck: the limit"),
+        (&lonely, ":2:", "past a limit: more than 1000 symbols in a deck"),
+        (&crowded, ":505:", "past a limit: more than 500 cards in a deck"),
     ] {
         let place = format!("{}{at}", deck.display());
         for args in [
@@ -144,7 +144,11 @@ fn a_deck_at_the_limit_with_every_pair_bad_lists_a_few() {
 fn names_and_files_past_the_limits_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let long = write(dir.path(), "long.json", format!("{{\"symbols\": [\"{}\"], \"cards\": []}}", "x".repeat(5000)));
-    refused(&run(&["deck", "check", s(&long)]), 2, &["long.json:1:", "names have at most 100"]);
+    refused(
+        &run(&["deck", "check", s(&long)]),
+        2,
+        &["long.json:1:", "past a limit: a name of 5000 characters, more than 100"],
+    );
     let big = write(dir.path(), "big.json", " ".repeat(2 << 20));
     refused(&run(&["deck", "check", s(&big)]), 2, &["big.json: larger than 1 MiB, the limit for a deck file"]);
 }

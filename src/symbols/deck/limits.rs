@@ -29,6 +29,9 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// The most problems a check lists; the rest are counted.
 pub const MAX_LISTED: usize = 10;
 
+/// How every limit error begins (the deck's JSON errors say "malformed" instead).
+pub const LIMIT_MARK: &str = "past a limit: ";
+
 /// A name read from a deck file, at most [`MAX_NAME_CHARS`] characters long.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -51,7 +54,7 @@ impl TryFrom<String> for Name {
     fn try_from(text: String) -> Result<Name, String> {
         let chars = text.chars().count();
         if chars > MAX_NAME_CHARS {
-            return Err(format!("a name of {chars} characters: names have at most {MAX_NAME_CHARS}"));
+            return Err(format!("{LIMIT_MARK}a name of {chars} characters, more than {MAX_NAME_CHARS}"));
         }
         Ok(Name(text))
     }
@@ -81,7 +84,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for BoundedSeq<T> {
         let mut out = Vec::new();
         while let Some(item) = seq.next_element()? {
             if out.len() == self.limit {
-                return Err(de::Error::custom(format!("more than {} {}: the limit", self.limit, self.what)));
+                return Err(de::Error::custom(format!("{LIMIT_MARK}more than {} {}", self.limit, self.what)));
             }
             out.push(item);
         }
@@ -129,7 +132,7 @@ pub(super) fn bounded_synonyms<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeM
             let mut out = BTreeMap::new();
             while let Some((name, Synonyms(list))) = map.next_entry::<Name, Synonyms>()? {
                 if out.len() == MAX_SYMBOLS {
-                    return Err(de::Error::custom(format!("synonyms for more than {MAX_SYMBOLS} symbols: the limit")));
+                    return Err(de::Error::custom(format!("{LIMIT_MARK}synonyms for more than {MAX_SYMBOLS} symbols")));
                 }
                 out.insert(name, list);
             }
@@ -209,14 +212,21 @@ mod tests {
         let json = deck_json(MAX_CARDS + 1, |c| vec![format!("s{}", c % 10)], 10);
         let err = Deck::parse(&json, Path::new("d.json")).unwrap_err();
         let DeckError::Json { line, message, .. } = &err else { panic!("{err}") };
+        // The 501st card, the last, is on line 503 (a card followed by a comma is reported at the
+        // start of the next line: serde_json has looked past the comma).
         assert_eq!(*line, MAX_CARDS + 3, "{err}");
-        assert_eq!(message, "more than 500 cards in a deck: the limit");
+        assert_eq!(message, "past a limit: more than 500 cards in a deck");
     }
 
     #[test]
     fn long_names_and_crowded_cards_are_refused() {
         let long = format!("{{\"symbols\":[\"{}\"],\"cards\":[]}}", "x".repeat(MAX_NAME_CHARS + 1));
-        assert!(Deck::parse(&long, Path::new("d")).unwrap_err().to_string().contains("names have at most 100"));
+        assert!(
+            Deck::parse(&long, Path::new("d"))
+                .unwrap_err()
+                .to_string()
+                .contains("past a limit: a name of 101 characters, more than 100")
+        );
         let crowded = deck_json(2, |_| (0..=MAX_SYMBOLS_PER_CARD).map(|s| format!("s{s}")).collect(), 70);
         assert!(Deck::parse(&crowded, Path::new("d")).unwrap_err().to_string().contains("symbols on a card"));
     }

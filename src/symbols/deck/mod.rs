@@ -54,7 +54,8 @@ pub struct Deck {
 pub enum DeckError {
     #[error("{path}: cannot read: {source}")]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{path}:{line}:{column}: malformed deck JSON: {message}")]
+    /// Malformed JSON, or a list or name past a limit (`limits`).
+    #[error("{path}:{line}:{column}: {message}")]
     Json { path: PathBuf, line: usize, column: usize, message: String },
     #[error("{path}: invalid deck: {}", first_problems(.problems))]
     Invalid { path: PathBuf, problems: Vec<DeckProblem> },
@@ -248,7 +249,10 @@ impl Deck {
             line: e.line(),
             // serde_json gives column 0 when it stopped at a line's end.
             column: e.column().max(1),
-            message: strip_position(&e.to_string()),
+            message: match strip_position(&e.to_string()) {
+                m if m.starts_with(limits::LIMIT_MARK) => m,
+                m => format!("malformed deck JSON: {m}"),
+            },
         })?;
         Ok(Deck::resolve(raw))
     }
