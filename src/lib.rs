@@ -11,5 +11,6 @@ pub mod render;
 pub mod rules;
 pub mod symbols;
 pub mod table;
+pub mod text_input;
 pub mod ui;
 pub mod vision;

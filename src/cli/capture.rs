@@ -60,9 +60,13 @@ pub fn frames(input: &InputArgs, args: &FramesArgs) -> ExitCode {
         Err(e) => return bad_input(e),
     };
     if let Some(dir) = &args.save
-        && let Err(e) = std::fs::create_dir_all(dir)
+        && !dir.is_dir()
     {
-        return bad_input(format!("cannot create '{}': {e}", dir.display()));
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return bad_input(format!("cannot create '{}': {e}", dir.display()));
+        }
+        // Said once, so that a mistyped path is noticed.
+        eprintln!("created folder {}", dir.display());
     }
     println!("# {}", source.describe());
     for _ in 0..args.count {

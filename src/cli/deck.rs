@@ -7,13 +7,14 @@ use std::process::ExitCode;
 use clap::{Subcommand, ValueEnum};
 
 use super::EXIT_BAD_INPUT;
-use crate::symbols::deck::{CardId, Deck, DeckError, projective_plane, subset};
+use crate::symbols::deck::{CardId, Deck, DeckError, problem_count, projective_plane, subset};
 use crate::symbols::render::{self, Paper, PictureDeck};
 
 #[derive(Subcommand, Debug)]
 pub enum DeckCommand {
-    /// Checks a deck.json. Exit 1 listing every problem when the deck breaks the rules, 2 when
-    /// the file is missing, unreadable or not valid JSON.
+    /// Checks a deck.json. Exit 1 listing its problems (the first 10, then how many more) when
+    /// the deck breaks the rules, 2 when the file is missing, unreadable, not valid JSON or past a
+    /// limit (500 cards, 1,000 symbols, 64 symbols a card, names of 100 characters, 1 MiB).
     Check { deck: PathBuf },
     /// Prints the one symbol that cards A and B share.
     Shared {
@@ -87,7 +88,7 @@ fn check(path: &Path) -> ExitCode {
             for p in &problems {
                 println!("{}: {p}", path.display());
             }
-            println!("{}: invalid ({} problems)", path.display(), problems.len());
+            println!("{}: invalid ({} problems)", path.display(), problem_count(&problems));
             ExitCode::from(1)
         }
     }

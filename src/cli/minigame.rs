@@ -22,10 +22,11 @@ pub fn run(command: MinigameCommand) -> ExitCode {
 }
 
 fn replay_file(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
+    let limit = crate::symbols::notation::MAX_RECORD_BYTES;
+    let text = match crate::text_input::read_text(path, limit, "a match record") {
         Ok(text) => text,
         Err(e) => {
-            eprintln!("{}: cannot read: {e}", path.display());
+            eprintln!("{e}");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };

@@ -53,8 +53,9 @@ pub fn run(command: OmphalaCommand) -> ExitCode {
 
 /// Reads and parses a record, or says on stderr why not.
 fn load(file: &Path) -> Result<Record, ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", file.display());
+    let limit = crate::rules::omphala::notation::MAX_RECORD_BYTES;
+    let text = crate::text_input::read_text(file, limit, "a game record").map_err(|e| {
+        eprintln!("error: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
     })?;
     parse(&text).map_err(|e| {

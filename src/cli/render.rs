@@ -64,7 +64,14 @@ fn scene(seed: u64, out: &std::path::Path, size: Size, fonts: Option<PathBuf>) -
     Ok(())
 }
 
+/// The longest demo video written, in seconds (30 frames each).
+const MAX_DEMO_SECONDS: f64 = 3600.0;
+
 fn demo(seconds: f64, out: &std::path::Path) -> Result<(), String> {
+    // `inf` or NaN would never end (or write nothing); an hour is already 108,000 frames.
+    if !(seconds > 0.0 && seconds <= MAX_DEMO_SECONDS) {
+        return Err(format!("--seconds {seconds}: give a number of seconds above 0 and at most {MAX_DEMO_SECONDS}"));
+    }
     let size = Size::new(1280, 720);
     let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').map_err(|e| e.to_string())?;
     let mut writer =

@@ -86,13 +86,19 @@ pub fn detect(
     profile: Option<&Path>,
     back: Option<&Path>,
 ) -> ExitCode {
+    if draw_to.is_some() && images.len() != 1 {
+        return bad_input("--draw takes exactly one IMAGE");
+    }
+    // A bad image file is refused before the networks load (most of a second).
+    for path in images.iter().filter(|p| p.is_file()) {
+        if let Err(reason) = crate::vision::image_file::check_file(path) {
+            return bad_input(format!("{}: {reason}", path.display()));
+        }
+    }
     let detector = match detector(None, profile, back) {
         Ok(d) => d,
         Err(code) => return code,
     };
-    if draw_to.is_some() && images.len() != 1 {
-        return bad_input("--draw takes exactly one IMAGE");
-    }
     for path in images {
         let mut frame = match read_image(path) {
             Ok(f) => f,
@@ -198,12 +204,22 @@ pub fn evaluate_synthetic(
 ) -> Result<EvalSummary, ExitCode> {
     use crate::render::{CardTruth, Renderer, SceneOptions, random_scene};
     use crate::vision::cards::labels::{ImageLabels, LabelEntry};
+    // No scene scored would read as perfect; a range past the last seed would wrap.
+    if scenes == 0 {
+        return Err(bad_input("--scenes 0: nothing would be measured"));
+    }
+    let Some(end) = first_seed.checked_add(scenes) else {
+        return Err(bad_input(format!(
+            "--seed {first_seed} with --scenes {scenes} runs past the largest seed, {}",
+            u64::MAX
+        )));
+    };
     let detector = detector(None, None, None)?;
     let mut renderer = Renderer::new();
     let (mut summary, mut total_ms, mut down_error) = (EvalSummary::default(), 0.0, 0.0);
     let defaults = SceneOptions::default();
     let options = SceneOptions { cards: cards.unwrap_or(defaults.cards.clone()), ..defaults };
-    for seed in first_seed..first_seed + scenes {
+    for seed in first_seed..end {
         let rendered = renderer.render(&random_scene(seed, &options)).map_err(internal)?;
         let readable = |t: &&CardTruth| t.face_up && t.index_visible.iter().any(|v| *v);
         let labels = ImageLabels {

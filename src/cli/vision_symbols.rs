@@ -77,7 +77,8 @@ fn bad_input(err: anyhow::Error) -> ExitCode {
 
 fn deck_of(spec: &str) -> Result<crate::symbols::Deck> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    load_deck(spec, &cwd).map_err(|e| anyhow!("{spec}: {e}"))
+    // The error names the file (or the unknown built-in name) already.
+    load_deck(spec, &cwd).map_err(|e| anyhow!("{e}"))
 }
 
 fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognizer> {
@@ -93,9 +94,25 @@ fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognize
     }
 }
 
+/// An image's file checked before decoding (`vision::image_file`): there, whole, of a sane size.
+fn precheck(path: &Path) -> Result<(), String> {
+    if !path.is_file() {
+        return Err("no such image".to_string());
+    }
+    crate::vision::image_file::check_file(path)
+}
+
 pub fn run(command: SymbolsCommand) -> ExitCode {
     match command {
         SymbolsCommand::Detect { images, deck, profile, json, draw: draw_to } => {
+            // The deck (milliseconds), then the images, are checked before the recognizer is built
+            // (seconds for the Cipher deck), so that bad input is refused at once.
+            if let Err(e) = deck_of(&deck) {
+                return bad_input(e);
+            }
+            if let Some((path, reason)) = images.iter().find_map(|p| precheck(p).err().map(|r| (p, r))) {
+                return bad_input(anyhow!("{}: {reason}", path.display()));
+            }
             let recognizer = match recognizer(&deck, profile.as_deref()) {
                 Ok(r) => r,
                 Err(e) => return bad_input(e),

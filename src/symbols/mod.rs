@@ -22,13 +22,49 @@ use std::path::Path;
 /// A deck named on the command line or in a match record: a built-in name (`cipher`, or
 /// `plane-N` for the projective plane of order N), or else a path to a `deck.json`, read
 /// relative to `base` when it is relative.
+///
+/// A name that looks like a built-in deck's (`plane-6`, `Cipher`) but is none, with no file of
+/// that name, is refused saying so and naming the built-in decks, not as a missing file.
 pub fn load_deck(spec: &str, base: &Path) -> Result<Deck, DeckError> {
     if let Some(deck) = builtin_deck(spec) {
         return Ok(deck);
     }
     let path = Path::new(spec);
     let path = if path.is_relative() { base.join(path) } else { path.to_path_buf() };
+    if !path.exists()
+        && let Some(reason) = not_a_builtin(spec)
+    {
+        return Err(DeckError::NoSuchBuiltin { name: spec.to_string(), reason });
+    }
     Deck::load(&path)
+}
+
+/// The built-in decks, as an error lists them.
+pub fn builtin_names() -> String {
+    let orders: Vec<String> =
+        deck::plane::plane_orders(deck::plane::MAX_PLANE_ORDER).iter().map(|q| q.to_string()).collect();
+    format!("{}, plane-N for N = {}", cipher::NAME, orders.join(", "))
+}
+
+/// Why `spec`, which looks like a built-in deck's name, names none (`None` when it looks like a
+/// file name instead).
+fn not_a_builtin(spec: &str) -> Option<String> {
+    if let Some(order) = spec.strip_prefix("plane-").or_else(|| spec.strip_prefix("Plane-")) {
+        let why = match order.parse::<usize>() {
+            Ok(q) => match deck::projective_plane(q) {
+                Err(e) => e.to_string(),
+                Ok(_) => "names are lower case".to_string(),
+            },
+            Err(_) => format!("{:?} is not a plane order", order),
+        };
+        return Some(format!(" ({why})"));
+    }
+    if spec.eq_ignore_ascii_case(cipher::NAME) {
+        return Some(format!(" (names are lower case: {})", cipher::NAME));
+    }
+    // A bare word without a file extension or folder is meant as a built-in name.
+    let bare = !spec.contains(['/', '\\', '.']) && !spec.is_empty();
+    bare.then(String::new)
 }
 
 /// The built-in decks by name.

@@ -4,10 +4,21 @@
 
 use std::path::Path;
 
+use crate::text_input::without_controls;
+
 use super::deck::{CardId, Deck};
 use super::games::cards as card_count;
 use super::games::claim::seconds;
 use super::games::{Claim, Deal, GameKind, GameResult, Match, Place, Referee, RefereeOptions, Verdict, start};
+
+/// The largest match record read, in bytes.
+pub const MAX_RECORD_BYTES: u64 = 8 << 20;
+/// The longest line read, in characters.
+pub const MAX_LINE_CHARS: usize = 1000;
+/// The most players a match names: every player needs cards, and a table seats only so many.
+pub const MAX_PLAYERS: usize = 20;
+/// The longest player name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
 
 /// Why a replay stopped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -60,11 +71,14 @@ fn parse(text: &str) -> Result<Vec<(usize, Entry)>, ReplayError> {
     let mut entries = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
+        if raw.chars().nth(MAX_LINE_CHARS).is_some() {
+            return Err(malformed(line, format!("the line is longer than {MAX_LINE_CHARS} characters, the limit")));
+        }
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;
         }
-        let entry = parse_line(content).map_err(|message| ReplayError::Malformed { line, message })?;
+        let entry = parse_line(content).map_err(|message| malformed(line, message))?;
         entries.push((line, entry));
     }
     Ok(entries)
@@ -76,7 +90,7 @@ fn parse_line(content: &str) -> Result<Entry, String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
     Ok(match keyword {
         "deck" if !rest.is_empty() => Entry::Deck(rest.to_string()),
-        "players" if words.len() >= 2 => Entry::Players(words.iter().map(|w| w.to_string()).collect()),
+        "players" if words.len() >= 2 => Entry::Players(player_names(&words)?),
         "players" => return Err("a match needs at least 2 players".into()),
         "option" => parse_option(&words)?,
         "game" => Entry::Game(
@@ -97,6 +111,25 @@ fn parse_line(content: &str) -> Result<Entry, String> {
         }
         _ => return Err(format!("unknown keyword \"{keyword}\"")),
     })
+}
+
+/// The players line's names: at most [`MAX_PLAYERS`], each at most [`MAX_NAME_CHARS`] long,
+/// no two the same (names are matched ignoring ASCII case, so "alice" is "Alice").
+fn player_names(words: &[&str]) -> Result<Vec<String>, String> {
+    if words.len() > MAX_PLAYERS {
+        return Err(format!("{} players: a match has at most {MAX_PLAYERS}", words.len()));
+    }
+    for (i, name) in words.iter().enumerate() {
+        if name.chars().count() > MAX_NAME_CHARS {
+            return Err(format!("a player name longer than {MAX_NAME_CHARS} characters"));
+        }
+        if let Some(earlier) = words[..i].iter().find(|w| w.eq_ignore_ascii_case(name)) {
+            return Err(format!(
+                "two players are named \"{earlier}\" and \"{name}\": each player needs a distinct name"
+            ));
+        }
+    }
+    Ok(words.iter().map(|w| w.to_string()).collect())
 }
 
 fn parse_option(words: &[&str]) -> Result<Entry, String> {
@@ -160,12 +193,14 @@ struct Current<'d> {
     referee: Option<Referee<'d>>,
 }
 
+// Messages quote words of the record, which may hold control characters: escaped, so that an
+// error stays on one line.
 fn malformed(line: usize, message: impl Into<String>) -> ReplayError {
-    ReplayError::Malformed { line, message: message.into() }
+    ReplayError::Malformed { line, message: without_controls(&message.into()) }
 }
 
 fn illegal(line: usize, message: impl Into<String>) -> ReplayError {
-    ReplayError::Illegal { line, message: message.into() }
+    ReplayError::Illegal { line, message: without_controls(&message.into()) }
 }
 
 impl Replayer {
@@ -408,6 +443,25 @@ mod tests {
         assert_eq!(c.target.as_deref(), Some("Bob"));
         assert_eq!(parse_claim("2 Bob \"Key\"").unwrap().called, "Key");
         assert!(parse_claim("2 Bob").is_err());
+    }
+
+    #[test]
+    fn players_are_few_and_distinct() {
+        let r = replay("deck cipher\nplayers Alice alice\n", Path::new("."));
+        let Err(ReplayError::Malformed { line: 2, message }) = r.outcome else { panic!("{:?}", r.outcome) };
+        assert!(message.contains("two players are named \"Alice\" and \"alice\""), "{message}");
+        let many = (0..=MAX_PLAYERS).map(|i| format!("P{i}")).collect::<Vec<_>>().join(" ");
+        let r = replay(&format!("deck cipher\nplayers {many}\n"), Path::new("."));
+        assert!(matches!(r.outcome, Err(ReplayError::Malformed { line: 2, .. })), "{:?}", r.outcome);
+    }
+
+    #[test]
+    fn long_lines_and_control_characters_stay_one_line() {
+        let r = replay(&format!("deck cipher\n# {}\n", "x".repeat(MAX_LINE_CHARS)), Path::new("."));
+        assert!(matches!(r.outcome, Err(ReplayError::Malformed { line: 2, .. })), "{:?}", r.outcome);
+        let r = replay("deck cipher\nfrob\u{1b}[2J\n", Path::new("."));
+        let message = r.outcome.unwrap_err().to_string();
+        assert!(!message.chars().any(char::is_control), "{message:?}");
     }
 
     #[test]

@@ -2,5 +2,6 @@
 
 pub mod alter;
 pub mod cards;
+pub mod image_file;
 pub mod memory;
 pub mod symbols;

@@ -6,11 +6,16 @@ use std::fmt;
 
 use super::input::{Action, Deal, Input, Observation, SeatDeal};
 use super::options::{AcePower, RuleOptions, TieBreak};
-use super::state::Seat;
+use super::state::{MAX_PLAYERS, MIN_PLAYERS, Seat};
 use crate::cards::Card;
 
 /// Words that cannot be player names because lines start with them.
 const KEYWORDS: [&str; 4] = ["options", "seat", "first", "agree"];
+
+/// The largest record read, in bytes: a long game is a few thousand lines of a few words.
+pub const MAX_RECORD_BYTES: u64 = 8 << 20;
+/// The longest line read, in characters: a deal line is some 60, a comment may be longer.
+pub const MAX_LINE_CHARS: usize = 1000;
 
 /// A whole record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -262,12 +267,26 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
     tokens
 }
 
-/// Reads a whole record.
+/// Reads a whole record, in time linear in its length: a line longer than [`MAX_LINE_CHARS`], a
+/// seventh `seat` line, or `seat` lines that no `first` line completes are errors.
 pub fn parse(text: &str) -> Result<Record, ParseError> {
     let mut parser = Parser { seats: Vec::new(), dealt: false, options_seen: false };
     let mut lines = Vec::new();
+    let mut last_seat = None;
     for (index, raw) in text.lines().enumerate() {
-        lines.push(parser.line(index + 1, raw)?);
+        if let Some((byte, _)) = raw.char_indices().nth(MAX_LINE_CHARS) {
+            let message = format!("the line is longer than {MAX_LINE_CHARS} characters, the limit");
+            return Err(ParseError { line: index + 1, column: raw[..byte].chars().count() + 1, message });
+        }
+        let line = parser.line(index + 1, raw)?;
+        if matches!(line.item, Item::Seat(_)) {
+            last_seat = Some(index + 1);
+        }
+        lines.push(line);
+    }
+    if let (Some(line), false) = (last_seat, parser.dealt) {
+        let message = "the deal is not complete: no 'first' line follows the 'seat' lines".to_string();
+        return Err(ParseError { line, column: 1, message });
     }
     Ok(Record { lines })
 }
@@ -288,7 +307,8 @@ struct Words<'a> {
 
 impl<'a> Words<'a> {
     fn error(&self, column: usize, message: impl Into<String>) -> ParseError {
-        ParseError { line: self.line, column, message: message.into() }
+        // A word of the record quoted in the message may hold control characters: escaped.
+        ParseError { line: self.line, column, message: crate::text_input::without_controls(&message.into()) }
     }
 
     /// The next word, or an error naming what was expected.
@@ -430,6 +450,12 @@ impl Parser {
     fn seat(&mut self, words: &mut Words, column: usize) -> Result<Item, ParseError> {
         if self.dealt {
             return Err(words.error(column, "a 'seat' line after 'first': every seat comes before the first player"));
+        }
+        if self.seats.len() == MAX_PLAYERS {
+            return Err(words.error(
+                column,
+                format!("a seat too many: Omphala is played by {MIN_PLAYERS} to {MAX_PLAYERS} players"),
+            ));
         }
         let name = words.expect("a player name")?;
         check_name(words, name, &self.seats)?;

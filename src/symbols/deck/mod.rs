@@ -4,6 +4,7 @@
 
 pub mod decode;
 pub mod field;
+pub mod limits;
 pub mod plane;
 
 use std::collections::{BTreeMap, HashMap};
@@ -13,7 +14,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use decode::{Decoded, decode};
+pub use limits::{MAX_CARDS, MAX_DECK_BYTES, MAX_LISTED, MAX_NAME_CHARS, MAX_SYMBOLS, MAX_SYMBOLS_PER_CARD};
 pub use plane::{projective_plane, subset};
+
+use crate::text_input::{TextError, escaped, few, read_text};
+use limits::{Found, Name, bounded_cards, bounded_names, bounded_synonyms};
 
 /// Index of a symbol in its deck's symbol list.
 pub type SymbolId = usize;
@@ -49,16 +54,33 @@ pub struct Deck {
 pub enum DeckError {
     #[error("{path}: cannot read: {source}")]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{path}:{line}:{column}: malformed deck JSON: {message}")]
+    /// Malformed JSON, or a list or name past a limit (`limits`).
+    #[error("{path}:{line}:{column}: {message}")]
     Json { path: PathBuf, line: usize, column: usize, message: String },
     #[error("{path}: invalid deck: {}", first_problems(.problems))]
     Invalid { path: PathBuf, problems: Vec<DeckProblem> },
+    /// Too large, not UTF-8.
+    #[error("{0}")]
+    Text(TextError),
+    /// A name that looks like a built-in deck's but is none, and no such file exists.
+    #[error(
+        "{name}: no such deck file, and no built-in deck of this name{reason}; built-in decks: {}",
+        crate::symbols::builtin_names()
+    )]
+    NoSuchBuiltin { name: String, reason: String },
 }
 
+/// The first three problems, then how many more (the last entry of a long list says so itself).
 fn first_problems(problems: &[DeckProblem]) -> String {
-    let shown: Vec<String> = problems.iter().take(3).map(|p| p.to_string()).collect();
-    let more = problems.len().saturating_sub(3);
-    if more > 0 { format!("{}; and {more} more", shown.join("; ")) } else { shown.join("; ") }
+    let total = problem_count(problems);
+    let shown: Vec<String> = problems.iter().filter(|p| !p.is_more()).take(3).map(|p| p.to_string()).collect();
+    let more = total - shown.len();
+    if more > 0 { format!("{}; … and {more} more", shown.join("; ")) } else { shown.join("; ") }
+}
+
+/// How many problems a list stands for: its entries, the "… and N more" entry counting N.
+pub fn problem_count(problems: &[DeckProblem]) -> usize {
+    problems.iter().map(|p| if let DeckProblem::More { count } = p { *count } else { 1 }).sum()
 }
 
 /// One broken rule in a deck.
@@ -93,22 +115,37 @@ pub enum DeckProblem {
         b: String,
         shared: Vec<String>,
     },
+    /// More cards than the pair check takes (only a deck built in code can have them: a file is
+    /// refused as it is read).
+    TooManyCards {
+        cards: usize,
+    },
+    /// The last entry of a list cut at [`MAX_LISTED`]: how many problems were not listed.
+    More {
+        count: usize,
+    },
+}
+
+impl DeckProblem {
+    fn is_more(&self) -> bool {
+        matches!(self, DeckProblem::More { .. })
+    }
 }
 
 impl fmt::Display for DeckProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeckProblem::NoCards => write!(f, "the deck has no cards"),
-            DeckProblem::DuplicateSymbol { name } => write!(f, "symbol \"{name}\" is listed twice"),
+            DeckProblem::DuplicateSymbol { name } => write!(f, "symbol {} is listed twice", escaped(name)),
             DeckProblem::DuplicateCardId { id } => write!(f, "card id {id} is used twice"),
             DeckProblem::UnknownSymbol { card, name } => {
-                write!(f, "{card} shows \"{name}\", which is not in the deck's symbol list")
+                write!(f, "{card} shows {}, which is not in the deck's symbol list", escaped(name))
             }
             DeckProblem::RepeatedSymbolOnCard { card, name } => {
-                write!(f, "{card} shows \"{name}\" twice")
+                write!(f, "{card} shows {} twice", escaped(name))
             }
             DeckProblem::SynonymOfUnknownSymbol { name } => {
-                write!(f, "synonyms are given for \"{name}\", which is not in the deck's symbol list")
+                write!(f, "synonyms are given for {}, which is not in the deck's symbol list", escaped(name))
             }
             DeckProblem::WrongSize { card, has, expected } => {
                 write!(f, "{card} has {has} symbols; the other cards have {expected}")
@@ -116,38 +153,55 @@ impl fmt::Display for DeckProblem {
             DeckProblem::PairShares { a, b, shared } if shared.is_empty() => {
                 write!(f, "{a} and {b} share no symbol (they must share exactly one)")
             }
-            DeckProblem::PairShares { a, b, shared } => write!(
-                f,
-                "{a} and {b} share {} symbols ({}); they must share exactly one",
-                shared.len(),
-                shared.join(", ")
-            ),
+            DeckProblem::PairShares { a, b, shared } => {
+                let names: Vec<String> = shared.iter().map(|s| plain_or_escaped(s)).collect();
+                write!(
+                    f,
+                    "{a} and {b} share {} symbols ({}); they must share exactly one",
+                    shared.len(),
+                    few(&names, 5)
+                )
+            }
+            DeckProblem::TooManyCards { cards } => {
+                write!(f, "the deck has {cards} cards, more than {MAX_CARDS}, the most a deck may have")
+            }
+            DeckProblem::More { count } => write!(f, "… and {count} more problems"),
         }
     }
 }
 
+/// A symbol name as a list shows it: plain when it is a plain word, else quoted and escaped.
+fn plain_or_escaped(name: &str) -> String {
+    let plain = name.chars().count() <= 40 && name.chars().all(|c| c.is_alphanumeric() || " -_'.".contains(c));
+    if plain && !name.is_empty() { name.to_string() } else { escaped(name) }
+}
+
+/// A deck file as read: every list bounded as it is read ([`limits`]), every name bounded in length.
 #[derive(Deserialize, Serialize)]
 struct RawDeck {
     #[serde(default)]
-    name: String,
-    symbols: Vec<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    synonyms: BTreeMap<String, Vec<String>>,
+    name: Name,
+    #[serde(deserialize_with = "bounded_names")]
+    symbols: Vec<Name>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "bounded_synonyms")]
+    synonyms: BTreeMap<Name, Vec<Name>>,
+    #[serde(deserialize_with = "bounded_cards")]
     cards: Vec<RawCard>,
 }
 
 #[derive(Deserialize, Serialize)]
-struct RawCard {
+pub(crate) struct RawCard {
     id: CardId,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    name: Option<String>,
-    symbols: Vec<String>,
+    name: Option<Name>,
+    #[serde(deserialize_with = "limits::bounded_card_symbols")]
+    symbols: Vec<Name>,
 }
 
 /// How a card is named in messages: its id, and its name when the deck gives one.
 fn card_label(id: CardId, name: Option<&str>) -> String {
     match name {
-        Some(name) => format!("card {id} \"{name}\""),
+        Some(name) => format!("card {id} {}", escaped(name)),
         None => format!("card {id}"),
     }
 }
@@ -167,8 +221,8 @@ impl Deck {
 
     /// Parses a deck and validates it; any broken rule is an error.
     pub fn from_json_str(text: &str, path: &Path) -> Result<Deck, DeckError> {
-        let (deck, mut problems) = Deck::parse(text, path)?;
-        problems.extend(deck.validate());
+        let (deck, problems) = Deck::parse(text, path)?;
+        let problems = join_problems(problems, deck.validate());
         if problems.is_empty() { Ok(deck) } else { Err(DeckError::Invalid { path: path.to_path_buf(), problems }) }
     }
 
@@ -178,13 +232,13 @@ impl Deck {
         Deck::from_json_str(&text, path)
     }
 
-    /// Reads a deck file and lists every problem in it (empty when the deck is valid).
-    /// Only an unreadable or malformed file is an error.
+    /// Reads a deck file and lists its problems (empty when the deck is valid): at most
+    /// [`MAX_LISTED`], then a [`DeckProblem::More`] saying how many more.
+    /// Only an unreadable, malformed or oversized file is an error.
     pub fn check_file(path: &Path) -> Result<Vec<DeckProblem>, DeckError> {
         let text = read(path)?;
-        let (deck, mut problems) = Deck::parse(&text, path)?;
-        problems.extend(deck.validate());
-        Ok(problems)
+        let (deck, problems) = Deck::parse(&text, path)?;
+        Ok(join_problems(problems, deck.validate()))
     }
 
     /// Parses the JSON and resolves symbol names. Problems with names (unknown, repeated) are
@@ -193,75 +247,101 @@ impl Deck {
         let raw: RawDeck = serde_json::from_str(text).map_err(|e| DeckError::Json {
             path: path.to_path_buf(),
             line: e.line(),
-            column: e.column(),
-            message: strip_position(&e.to_string()),
+            // serde_json gives column 0 when it stopped at a line's end.
+            column: e.column().max(1),
+            message: match strip_position(&e.to_string()) {
+                m if m.starts_with(limits::LIMIT_MARK) => m,
+                m => format!("malformed deck JSON: {m}"),
+            },
         })?;
         Ok(Deck::resolve(raw))
     }
 
     fn resolve(raw: RawDeck) -> (Deck, Vec<DeckProblem>) {
-        let mut problems = Vec::new();
+        let mut problems = Found::default();
+        let symbol_names: Vec<String> = raw.symbols.into_iter().map(String::from).collect();
         let mut index: HashMap<&str, SymbolId> = HashMap::new();
-        for (i, name) in raw.symbols.iter().enumerate() {
+        for (i, name) in symbol_names.iter().enumerate() {
             if index.insert(name.as_str(), i).is_some() {
-                problems.push(DeckProblem::DuplicateSymbol { name: name.clone() });
+                problems.push(|| DeckProblem::DuplicateSymbol { name: name.clone() });
             }
         }
         let mut seen_ids = HashMap::new();
         let mut cards = Vec::new();
-        for rc in &raw.cards {
+        for rc in raw.cards {
             if seen_ids.insert(rc.id, ()).is_some() {
-                problems.push(DeckProblem::DuplicateCardId { id: rc.id });
+                problems.push(|| DeckProblem::DuplicateCardId { id: rc.id });
                 continue;
             }
-            let label = card_label(rc.id, rc.name.as_deref());
+            let name = rc.name.map(String::from);
+            let label = || card_label(rc.id, name.as_deref());
             let mut symbols = Vec::new();
-            for name in &rc.symbols {
-                match index.get(name.as_str()) {
-                    None => problems.push(DeckProblem::UnknownSymbol { card: label.clone(), name: name.clone() }),
+            for symbol in &rc.symbols {
+                let symbol = symbol.as_str();
+                match index.get(symbol) {
+                    None => problems.push(|| DeckProblem::UnknownSymbol { card: label(), name: symbol.to_string() }),
                     Some(&s) if symbols.contains(&s) => {
-                        problems.push(DeckProblem::RepeatedSymbolOnCard { card: label.clone(), name: name.clone() })
+                        problems.push(|| DeckProblem::RepeatedSymbolOnCard { card: label(), name: symbol.to_string() })
                     }
                     Some(&s) => symbols.push(s),
                 }
             }
-            cards.push(Card { id: rc.id, name: rc.name.clone(), symbols });
+            cards.push(Card { id: rc.id, name, symbols });
         }
-        let mut deck = Deck::new(raw.name.clone(), raw.symbols.clone(), cards);
-        for (name, synonyms) in &raw.synonyms {
-            match index.get(name.as_str()) {
-                Some(&s) => deck.add_synonyms(s, synonyms.iter().cloned()),
-                None => problems.push(DeckProblem::SynonymOfUnknownSymbol { name: name.clone() }),
-            }
+        let synonyms: Vec<(SymbolId, Vec<String>)> = raw
+            .synonyms
+            .into_iter()
+            .filter_map(|(name, list)| match index.get(name.as_str()) {
+                Some(&s) => Some((s, list.into_iter().map(String::from).collect())),
+                None => {
+                    problems.push(|| DeckProblem::SynonymOfUnknownSymbol { name: name.as_str().to_string() });
+                    None
+                }
+            })
+            .collect();
+        drop(index);
+        let mut deck = Deck::new(String::from(raw.name), symbol_names, cards);
+        for (s, list) in synonyms {
+            deck.add_synonyms(s, list);
         }
-        (deck, problems)
+        (deck, problems.into_list())
     }
 
     /// Checks the game's rules: same number of symbols on every card, and every pair of cards
-    /// sharing exactly one symbol. Returns every problem found, each pair named.
+    /// sharing exactly one symbol. Lists at most [`MAX_LISTED`] problems, each pair named, then a
+    /// [`DeckProblem::More`] counting the rest. A deck of more than [`MAX_CARDS`] cards is not
+    /// checked pair by pair (a file that large is refused as it is read).
     pub fn validate(&self) -> Vec<DeckProblem> {
-        let mut problems = Vec::new();
+        let mut problems = Found::default();
         if self.cards.is_empty() {
-            problems.push(DeckProblem::NoCards);
-            return problems;
+            problems.push(|| DeckProblem::NoCards);
+            return problems.into_list();
+        }
+        if self.cards.len() > MAX_CARDS {
+            problems.push(|| DeckProblem::TooManyCards { cards: self.cards.len() });
+            return problems.into_list();
         }
         let expected = self.usual_card_size();
         for card in &self.cards {
             if card.symbols.len() != expected {
-                let card_name = self.label(card);
-                problems.push(DeckProblem::WrongSize { card: card_name, has: card.symbols.len(), expected });
+                problems.push(|| DeckProblem::WrongSize { card: self.label(card), has: card.symbols.len(), expected });
             }
         }
+        // Each card as a bit set of its symbols: a pair's shared count is a few AND and popcounts,
+        // and the whole check at most MAX_CARDS²/2 × MAX_SYMBOLS/64 word operations.
+        let sets: Vec<limits::SymbolSet> =
+            self.cards.iter().map(|c| limits::SymbolSet::new(&c.symbols, self.symbols.len())).collect();
         for (i, a) in self.cards.iter().enumerate() {
-            for b in &self.cards[i + 1..] {
-                let shared = shared_symbols(a, b);
-                if shared.len() != 1 {
-                    let shared = shared.iter().map(|&s| self.symbols[s].clone()).collect();
-                    problems.push(DeckProblem::PairShares { a: self.label(a), b: self.label(b), shared });
+            for (j, b) in self.cards.iter().enumerate().skip(i + 1) {
+                if sets[i].shared_count(&sets[j]) != 1 {
+                    problems.push(|| {
+                        let shared = shared_symbols(a, b).iter().map(|&s| self.symbols[s].clone()).collect();
+                        DeckProblem::PairShares { a: self.label(a), b: self.label(b), shared }
+                    });
                 }
             }
         }
-        problems
+        problems.into_list()
     }
 
     /// The most common number of symbols per card (ties: the larger), against which odd cards are reported.
@@ -325,18 +405,21 @@ impl Deck {
             .iter()
             .enumerate()
             .filter(|(_, syn)| !syn.is_empty())
-            .map(|(i, syn)| (self.symbols[i].clone(), syn.clone()))
+            .map(|(i, syn)| {
+                (Name::unchecked(self.symbols[i].clone()), syn.iter().cloned().map(Name::unchecked).collect())
+            })
             .collect();
         let cards = self
             .cards
             .iter()
             .map(|c| RawCard {
                 id: c.id,
-                name: c.name.clone(),
-                symbols: c.symbols.iter().map(|&s| self.symbols[s].clone()).collect(),
+                name: c.name.clone().map(Name::unchecked),
+                symbols: c.symbols.iter().map(|&s| Name::unchecked(self.symbols[s].clone())).collect(),
             })
             .collect();
-        let raw = RawDeck { name: self.name.clone(), symbols: self.symbols.clone(), synonyms, cards };
+        let symbols = self.symbols.iter().cloned().map(Name::unchecked).collect();
+        let raw = RawDeck { name: Name::unchecked(self.name.clone()), symbols, synonyms, cards };
         serde_json::to_string_pretty(&raw).expect("a deck always serialises")
     }
 }
@@ -345,8 +428,23 @@ fn shared_symbols(a: &Card, b: &Card) -> Vec<SymbolId> {
     a.symbols.iter().copied().filter(|s| b.has(*s)).collect()
 }
 
+/// Two lists of problems as one, still cut at [`MAX_LISTED`] with the rest counted.
+fn join_problems(first: Vec<DeckProblem>, second: Vec<DeckProblem>) -> Vec<DeckProblem> {
+    let mut found = Found::default();
+    for p in first.into_iter().chain(second) {
+        match p {
+            DeckProblem::More { count } => found.skip(count),
+            p => found.push(|| p),
+        }
+    }
+    found.into_list()
+}
+
 fn read(path: &Path) -> Result<String, DeckError> {
-    std::fs::read_to_string(path).map_err(|source| DeckError::Io { path: path.to_path_buf(), source })
+    read_text(path, MAX_DECK_BYTES, "a deck file").map_err(|e| match e {
+        TextError::Io { path, source } => DeckError::Io { path, source },
+        other => DeckError::Text(other),
+    })
 }
 
 /// serde_json appends " at line L column C" to its messages; we print the position ourselves.

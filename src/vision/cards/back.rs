@@ -158,6 +158,8 @@ impl BackProfile {
         for path in photos {
             let frame = read_image(path).map_err(|e| match e {
                 EnrollError::OpenCv(e) => BackError::OpenCv(e),
+                // Truncated, too large, too small: the reason, not only "cannot read".
+                EnrollError::BadImage { path, reason } => BackError::Profile { path, message: reason },
                 _ => BackError::Image { path: path.display().to_string() },
             })?;
             let card = card_in_photo(&frame)?.ok_or_else(|| BackError::NoCard { path: path.display().to_string() })?;
@@ -205,7 +207,8 @@ impl BackProfile {
     /// Loads and checks a profile; every problem is one message naming the file and the field.
     pub fn load(path: &Path) -> Result<BackProfile, BackError> {
         let bad = |message: String| BackError::Profile { path: path.display().to_string(), message };
-        let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
+        let limit = super::enroll::MAX_PROFILE_BYTES;
+        let text = crate::text_input::read_text(path, limit, "a card back").map_err(|e| bad(e.reason()))?;
         let profile: BackProfile = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
         if profile.format != BACK_FORMAT {
             return Err(bad(format!("field 'format' is '{}', expected '{BACK_FORMAT}'", profile.format)));

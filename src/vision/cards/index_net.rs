@@ -168,6 +168,13 @@ impl IndexNet {
         Ok(IndexNet { net: Mutex::new(net), w, h, embeds })
     }
 
+    /// How many values the network's embedding has (0 when it gives none): what an enrolled
+    /// profile's embeddings must have to be compared with its readings.
+    pub fn embedding_len(&self) -> opencv::Result<usize> {
+        let blank = Patch { w: self.w, h: self.h, bytes: vec![0; PLANES * (self.w * self.h) as usize] };
+        Ok(self.read(&[&blank])?.first().map_or(0, |r| if self.embeds { r.embedding.len() } else { 0 }))
+    }
+
     /// Reads patches (all of this network's size) in one batch.
     pub fn read(&self, patches: &[&Patch]) -> opencv::Result<Vec<NetReading>> {
         if patches.is_empty() {

@@ -48,7 +48,13 @@ pub enum LabelError {
     Io { path: String, source: std::io::Error },
     #[error("{path}: not a card-labels/1 file: {message}")]
     Malformed { path: String, message: String },
+    /// Too large, or not UTF-8 (the line and column named).
+    #[error("{0}")]
+    Text(crate::text_input::TextError),
 }
+
+/// The largest labels file read, in bytes (the shared photo sets' are a few kilobytes).
+pub const MAX_LABELS_BYTES: u64 = 16 << 20;
 
 #[derive(Deserialize)]
 struct RawSet {
@@ -69,8 +75,12 @@ struct RawImage {
 
 impl LabelSet {
     pub fn load(path: &Path) -> Result<LabelSet, LabelError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| LabelError::Io { path: path.display().to_string(), source })?;
+        let text = crate::text_input::read_text(path, MAX_LABELS_BYTES, "a labels file").map_err(|e| match e {
+            crate::text_input::TextError::Io { path, source } => {
+                LabelError::Io { path: path.display().to_string(), source }
+            }
+            other => LabelError::Text(other),
+        })?;
         LabelSet::parse(&text).map_err(|message| LabelError::Malformed { path: path.display().to_string(), message })
     }
 
@@ -79,6 +89,10 @@ impl LabelSet {
         let raw: RawSet = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if raw.format != "card-labels/1" {
             return Err(format!("format is '{}', expected 'card-labels/1'", raw.format));
+        }
+        // Scores over no image would read as perfect (precision and recall of 1).
+        if raw.images.is_empty() {
+            return Err("the images list is empty: there is nothing to score".to_string());
         }
         let ranks = match raw.ranks {
             None => None,

@@ -45,14 +45,17 @@ pub struct SymbolAppearance {
 
 impl SymbolProfile {
     pub fn load(path: &Path) -> Result<SymbolProfile> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}: unreadable", path.display()))?;
+        let limit = crate::vision::cards::enroll::MAX_PROFILE_BYTES;
+        let text = crate::text_input::read_text(path, limit, "a symbol profile")?;
         let profile: SymbolProfile =
             serde_json::from_str(&text).with_context(|| format!("{}: malformed profile", path.display()))?;
         if profile.format != PROFILE_FORMAT {
             bail!("{}: unknown profile format {:?}", path.display(), profile.format);
         }
-        if let Some(bad) = profile.symbols.iter().flat_map(|s| &s.exemplars).find(|e| e.len() != LEN) {
-            bail!("{}: descriptor of length {} (expected {LEN})", path.display(), bad.len());
+        for (i, symbol) in profile.symbols.iter().enumerate() {
+            if let Some((j, bad)) = symbol.exemplars.iter().enumerate().find(|(_, e)| e.len() != LEN) {
+                bail!("{}: symbols[{i}].exemplars[{j}] has {} values (expected {LEN})", path.display(), bad.len());
+            }
         }
         Ok(profile)
     }
@@ -276,11 +279,15 @@ pub fn read_image(path: &Path) -> Result<Mat> {
     if !path.is_file() {
         bail!("{}: no such image", path.display());
     }
+    // Truncated, too large or too small files are refused before OpenCV sees them.
+    crate::vision::image_file::check_file(path).map_err(|reason| anyhow::anyhow!("{}: {reason}", path.display()))?;
     let img = opencv::imgcodecs::imread(path.as_os_str(), opencv::imgcodecs::IMREAD_COLOR)
         .with_context(|| format!("{}: unreadable image", path.display()))?;
     if img.empty() {
         bail!("{}: unreadable image", path.display());
     }
+    crate::vision::image_file::check_size(img.cols() as u32, img.rows() as u32)
+        .map_err(|reason| anyhow::anyhow!("{}: {reason}", path.display()))?;
     Ok(img)
 }
 

@@ -112,6 +112,9 @@ fn detection_for(found: &[SymbolCardDetection], truth: CardId, single: bool) -> 
 pub fn evaluate(recognizer: &SymbolRecognizer, dir: &Path) -> Result<EvalReport> {
     let deck: &Deck = recognizer.deck();
     let images = read_labels(dir)?;
+    if images.is_empty() {
+        anyhow::bail!("{}: no labelled images: there is nothing to score", dir.display());
+    }
     let mut report = EvalReport::default();
     // Per labelled card: (true id, recognised id, symbols named on it).
     let mut seen: Vec<(CardId, Option<CardId>, Vec<usize>)> = Vec::new();

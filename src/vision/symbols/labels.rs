@@ -37,11 +37,16 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
     }
     let labels = dir.join("labels.json");
     if labels.exists() {
-        let text = std::fs::read_to_string(&labels).with_context(|| format!("{}: unreadable", labels.display()))?;
+        let limit = crate::vision::cards::labels::MAX_LABELS_BYTES;
+        let text = crate::text_input::read_text(&labels, limit, "a labels file")?;
         let file: LabelsFile =
             serde_json::from_str(&text).with_context(|| format!("{}: malformed labels", labels.display()))?;
         if file.format != "symbol-card-labels/1" {
             bail!("{}: unknown format {:?}", labels.display(), file.format);
+        }
+        // Scores over no image would read as perfect.
+        if file.images.is_empty() {
+            bail!("{}: the images list is empty: there is nothing to score", labels.display());
         }
         return Ok(file
             .images

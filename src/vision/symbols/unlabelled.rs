@@ -302,7 +302,8 @@ pub struct ClassEntry {
 
 impl ClassNames {
     pub fn load(path: &Path) -> Result<ClassNames> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("{}: unreadable", path.display()))?;
+        let limit = crate::vision::cards::labels::MAX_LABELS_BYTES;
+        let text = crate::text_input::read_text(path, limit, "a class-names file")?;
         let names: ClassNames =
             serde_json::from_str(&text).with_context(|| format!("{}: malformed class names", path.display()))?;
         if names.format != NAMES_FORMAT {
