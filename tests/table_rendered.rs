@@ -131,8 +131,8 @@ fn detect(detector: &CardDetector, scene: &Scene, renderer: &mut Renderer) -> Ve
 fn a_dealt_table_is_placed_in_its_rows() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
-    // Seed 7: shielded and enhanced entities both (checked below).
-    let d = deal(7, 2);
+    // Seed 101: shielded and enhanced entities both (checked below).
+    let d = deal(101, 2);
     let has = |front: bool| {
         d.truth.seats.iter().any(|s| if front { &s.front } else { &s.back }.iter().any(|e| e.modifier.is_some()))
     };
@@ -166,7 +166,7 @@ fn measure_placement_over_seeds() {
 fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
-    let mut d = deal(7, 2);
+    let mut d = deal(101, 2);
     let mut settler = Settler::new(SettleConfig::default());
     let still = Motion::STILL;
     let views = |d: &Deal, renderer: &mut Renderer, seeds: std::ops::Range<u64>| -> Vec<TableView> {
@@ -188,8 +188,8 @@ fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
     let first = settled.expect("the table settles").view;
     assert_eq!(summary(&first), summary(&d.truth));
 
-    // A hand comes in over the first Back Row card of seat 0 and rests there.
-    let target = d.layout.seats[0].back.slot(0);
+    // A hand comes in over the second Back Row card of seat 0 and rests there.
+    let target = d.layout.seats[0].back.slot(1);
     d.scene.hand = Some(Hand { palm: target, angle: 0.0, skin: [224, 172, 140] });
     let covered = views(&d, &mut renderer, 10..11).remove(0);
     let hand = Motion { changed: 0.0, skin: 0.2 };
@@ -210,11 +210,48 @@ fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
         }
     }
     let after = settled.expect("the turned card settles").view;
-    let base = after.seats[0].back[0].base;
+    let base = after.seats[0].back[1].base;
     assert_eq!((base.face, base.card), (Face::Down, Some(name)), "{}", summary(&after));
     // Every other card keeps its name.
     let names = |v: &TableView| -> Vec<Option<Card>> {
-        v.seats.iter().flat_map(|s| s.back.iter().skip(1)).map(|e| e.base.card).collect()
+        v.seats.iter().flat_map(|s| s.back.iter()).filter(|e| e.base.face == Face::Up).map(|e| e.base.card).collect()
     };
-    assert_eq!(names(&after), names(&first));
+    let mut before = names(&first);
+    before.remove(1);
+    assert_eq!(names(&after), before);
+}
+
+/// Prints what the reader finds on a dealt table, in table millimetres (a debugging aid).
+#[test]
+#[ignore = "a debugging aid"]
+fn dump_sightings() {
+    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    let detector = CardDetector::new().expect("models load");
+    let mut renderer = Renderer::new();
+    let d = deal(seed, 2);
+    let frame = renderer.render(&d.scene).expect("renders");
+    if let Ok(path) = std::env::var("SAVE") {
+        opencv::imgcodecs::imwrite_def(&path, &frame.image).expect("saves");
+    }
+    let h = d.layout.image_to_table();
+    for det in detector.detect(&frame.image).expect("detects") {
+        let s = card_referee::table::Sighting::from_detection(&det, &h);
+        eprintln!(
+            "{:?} {:?} {:.2} quad {} centre {:?} size {:?}",
+            det.face,
+            det.card.map(|c| c.to_string()),
+            det.confidence,
+            det.quad.is_some(),
+            s.as_ref().map(|s| (s.centre.x.round(), s.centre.y.round())),
+            s.as_ref().and_then(|s| s.size()).map(|(a, b)| (a.round(), b.round()))
+        );
+    }
+    eprintln!("truth {}", summary(&d.truth));
+    for t in &frame.truth {
+        let c = d.layout.image_to_table().apply(Pt::new(
+            t.quad.iter().map(|p| p.x).sum::<f64>() / 4.0,
+            t.quad.iter().map(|p| p.y).sum::<f64>() / 4.0,
+        ));
+        eprintln!("  {} up {} at ({:.0}, {:.0}) visible {:.2}", t.card, t.face_up, c.x, c.y, t.visible);
+    }
 }

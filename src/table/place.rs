@@ -198,26 +198,17 @@ fn index_to_centre() -> Pt {
 /// A row's sightings as entities in order along the row: stacks split into base and modifier,
 /// an index read without its outline moved to its card's centre, a modifier joined to its base.
 fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
-    let d = toward_seat(row);
-    let shift = |p: Pt, k: f64| Pt::new(p.x + d.x * k, p.y + d.y * k);
     let mut cards: Vec<CardView> = Vec::new();
-    for Piece { s, base_card } in pieces {
-        if s.is_stack() {
-            let half = MODIFIER_MM / 2.0;
-            // The reader's one outline for two cards: its reading (if any) is the top card's,
-            // whose whole face shows; the base shows only its top, read apart if at all.
-            let base = CardView { face: s.face, card: base_card, centre: shift(s.centre, -half) };
-            let mut top = s.view();
-            top.centre = shift(s.centre, half);
-            cards.extend([base, top]);
-        } else if s.outline.is_none() {
-            let offset = Homography::rotation(row.angle).apply(index_to_centre());
-            let mut card = s.view();
-            card.centre = Pt::new(s.centre.x + offset.x, s.centre.y + offset.y);
-            cards.push(card);
+    let mut indices = Vec::new();
+    for piece in pieces {
+        if piece.s.outline.is_some() {
+            cards.extend(split_outline(&piece, row));
         } else {
-            cards.push(s.view());
+            indices.push(piece.s);
         }
+    }
+    for s in indices {
+        index_card(&s, row, &mut cards);
     }
     let located: Vec<(f64, f64)> = cards.iter().map(|c| locate_toward_seat(row, c.centre)).collect();
     let mut order: Vec<usize> = (0..cards.len()).collect();
@@ -250,6 +241,74 @@ fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
     entities.into_iter().map(|(_, e)| e).collect()
 }
 
+/// The cards one outline holds in a row: one card; two cards stacked end over end across the row
+/// (a base and its modifier: the reading is the top card's, whose whole face shows, and the
+/// base's is an index read apart); or face-down cards side by side along the row, whose outlines
+/// the reader merged (backs lying close, with no edge between them it can see).
+fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
+    let s = &piece.s;
+    let Some(outline) = s.outline else {
+        return vec![s.view()];
+    };
+    let (u, d) = (unit(row.step), toward_seat(row));
+    let dot = |a: Pt, b: Pt| a.x * b.x + a.y * b.y;
+    let along: Vec<f64> = outline.iter().map(|p| dot(*p, u)).collect();
+    let across: Vec<f64> = outline.iter().map(|p| dot(*p, d)).collect();
+    let span = |v: &[f64]| {
+        let (lo, hi) = v.iter().fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
+        (hi - lo, (hi + lo) / 2.0)
+    };
+    let ((along_len, along_mid), (across_len, across_mid)) = (span(&along), span(&across));
+    let at = |a: f64, c: f64| Pt::new(u.x * a + d.x * c, u.y * a + d.y * c);
+    let columns = if s.face == Face::Down && along_len > CARD_MM.0 + SLOT_MM / 2.0 {
+        ((along_len - CARD_MM.0) / SLOT_MM).round() as usize + 1
+    } else {
+        1
+    };
+    if columns > 1 {
+        let gap = (along_len - CARD_MM.0) / (columns - 1) as f64;
+        let first = along_mid - gap * (columns - 1) as f64 / 2.0;
+        return (0..columns).map(|k| CardView::down(at(first + gap * k as f64, across_mid))).collect();
+    }
+    let stacked = (STACK_MIN_MM..=STACK_MAX_MM).contains(&across_len) && along_len < CARD_MM.0 * 1.35;
+    if !stacked {
+        return vec![s.view()];
+    }
+    let half = MODIFIER_MM / 2.0;
+    let base = CardView { face: s.face, card: piece.base_card, centre: at(along_mid, across_mid - half) };
+    let top = CardView { centre: at(along_mid, across_mid + half), ..s.view() };
+    vec![base, top]
+}
+
+fn unit(v: Pt) -> Pt {
+    let len = v.x.hypot(v.y).max(1e-9);
+    Pt::new(v.x / len, v.y / len)
+}
+
+/// An index read apart from any outline, as a card of the row: it is the top-left index of a
+/// card lying there or the bottom-right one (a modifier's top-left index may be hidden in the
+/// shade of its base), whichever puts the card on the row. Landing on a card already found, it
+/// names that card if unread.
+fn index_card(s: &Sighting, row: &Row, cards: &mut Vec<CardView>) {
+    let offset = Homography::rotation(row.angle).apply(index_to_centre());
+    let hypotheses =
+        [Pt::new(s.centre.x + offset.x, s.centre.y + offset.y), Pt::new(s.centre.x - offset.x, s.centre.y - offset.y)];
+    for h in hypotheses {
+        if let Some(c) = cards.iter_mut().find(|c| c.centre.distance(h) < SAME_CARD_MM) {
+            if c.face == Face::Up && c.card.is_none() && s.face == Face::Up {
+                c.card = s.card;
+            }
+            return;
+        }
+    }
+    let off_line = |p: Pt| {
+        let (_, across) = locate_toward_seat(row, p);
+        (-across).max(across - MODIFIER_MM).max(0.0)
+    };
+    let centre = if off_line(hypotheses[1]) < off_line(hypotheses[0]) { hypotheses[1] } else { hypotheses[0] };
+    cards.push(CardView { centre, ..s.view() });
+}
+
 /// A sighting after merging: an index read inside a stack's outline is its base's reading.
 #[derive(Clone, Debug)]
 struct Piece {
@@ -272,7 +331,14 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
     let mut indices: Vec<&Sighting> = sightings.iter().filter(|s| s.outline.is_none()).collect();
     indices.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
     for s in indices {
-        let inside = kept.iter().position(|k| k.s.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre)));
+        // An index in the corner of an unread card lies over the card beneath too: the unread one
+        // takes it.
+        let contains = |k: &Piece| k.s.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre));
+        let unread = |k: &Piece| k.s.card.is_none() && k.s.face == Face::Up;
+        let inside = kept
+            .iter()
+            .position(|k| contains(k) && unread(k))
+            .or_else(|| kept.iter().position(|k| contains(k)));
         let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
         match inside.map(|i| &mut kept[i]) {
             Some(k) if k.s.is_stack() && k.s.face == Face::Up => k.base_card = k.base_card.or(s.card),
