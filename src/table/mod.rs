@@ -2,6 +2,7 @@
 //! and what the camera shows placed in those rows (`view`). Fed by `vision`, read by `referee`;
 //! knows nothing of the rules or the window.
 
+pub mod backs;
 pub mod calibrate;
 pub mod layout;
 pub mod place;
@@ -10,6 +11,6 @@ pub mod view;
 
 pub use calibrate::learn_layout;
 pub use layout::{Row, SeatZones, TableLayout, Zone};
-pub use place::{Sighting, place, place_in_image, place_sightings};
+pub use place::{Sighting, place, place_frame, place_in_image, place_sightings};
 pub use settle::{Change, ChangeKind, Motion, MotionGate, Place, SettleConfig, Settled, Settler};
 pub use view::{CardView, EntityView, Face, SeatView, TableView};

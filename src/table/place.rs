@@ -3,12 +3,15 @@
 //! a stack of two offset backs (a shielded Front Row entity, which the reader sees as one long
 //! outline) told from a lone back by its length.
 
+use opencv::core::Mat;
+
 use crate::cards::Card;
 use crate::render::face::{self, FaceStyle};
 use crate::render::geometry::{Homography, Pt, quad_contains};
 use crate::render::scene::CARD_MM;
 use crate::vision::cards::{CardDetection, Face as SeenFace};
 
+use super::backs;
 use super::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
 use super::view::{CardView, EntityView, Face, SeatView, TableView};
 
@@ -93,6 +96,15 @@ pub fn place(detections: &[CardDetection], layout: &TableLayout) -> TableView {
     let h = layout.image_to_table();
     let sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
     place_sightings(&sightings, layout)
+}
+
+/// One frame placed: the reader's detections, and the Front Rows' backs it missed, found in the
+/// frame itself (see `backs`). What the referee should use when it has the frame.
+pub fn place_frame(frame: &Mat, detections: &[CardDetection], layout: &TableLayout) -> opencv::Result<TableView> {
+    let h = layout.image_to_table();
+    let mut sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
+    backs::add_missed_backs(&mut sightings, backs::front_row_backs(frame, layout)?);
+    Ok(place_sightings(&sightings, layout))
 }
 
 /// Without a layout: every card loose, at its centre in image pixels.

@@ -1,0 +1,157 @@
+//! Face-down cards in the Front Rows, found in the frame itself. The card reader finds a lone back
+//! by its outline, but backs lying side by side with a shielded entity among them (a Diamond's
+//! back offset over its base) make one blob that is no card-shaped outline, and the reader drops
+//! it. Knowing where each Front Row lies, this looks along the row in a top view of the table:
+//! where the row's strip is not the table's colour over a card's width, a card lies; where it also
+//! is below the card's lower edge, a second back lies over it.
+
+use opencv::core::{self, Mat, Scalar, Size};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use crate::render::geometry::{Homography, Pt, quad_contains};
+use crate::render::scene::CARD_MM;
+
+use super::layout::{ROW_SLOTS, Row, TableLayout};
+use super::place::{MODIFIER_MM, Sighting};
+use super::view::Face;
+
+/// The strip looked at, across the row (millimetres toward the seat from the row's line): from
+/// past a base's far edge to past a modifier's near edge.
+const ACROSS: (f64, f64) = (-60.0, 100.0);
+/// The base's band (inside any card lying on the line) and the band only a modifier covers
+/// (below the base's lower edge at 44 mm, above the modifier's at 81).
+const BASE_BAND: (f64, f64) = (-36.0, 36.0);
+const MODIFIER_BAND: (f64, f64) = (52.0, 76.0);
+/// Colour distance from the table's colour above which a pixel is no table.
+const NOT_TABLE: f64 = 45.0;
+/// Share of a band's pixels that must be no table for a card to lie there.
+const COVERED: f64 = 0.5;
+
+/// Face-down cards found along every Front Row, as sightings in table millimetres (stacks of two
+/// as one long outline, as the reader gives them).
+pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<Sighting>> {
+    let Some(to_image) = layout.image_to_table().inverse() else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for seat in &layout.seats {
+        out.extend(row_backs(frame, &seat.front, &to_image)?);
+    }
+    Ok(out)
+}
+
+/// `sightings` with the backs found in the frame added where the reader saw nothing: a back
+/// whose centre lies inside no outline and near no other sighting.
+pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<Sighting>) {
+    let missed: Vec<Sighting> = backs
+        .into_iter()
+        .filter(|b| {
+            !sightings.iter().any(|s| {
+                s.centre.distance(b.centre) < 30.0 || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
+            })
+        })
+        .collect();
+    sightings.extend(missed);
+}
+
+fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Vec<Sighting>> {
+    let step = row.step.x.hypot(row.step.y);
+    let u = Pt::new(row.step.x / step, row.step.y / step);
+    let d = {
+        let m = row.modifier_at(Pt::new(0.0, 0.0));
+        let len = m.x.hypot(m.y);
+        Pt::new(m.x / len, m.y / len)
+    };
+    let (a0, a1) = (-0.5 * step, (ROW_SLOTS as f64 - 0.5) * step);
+    let c0 = ACROSS.0;
+    // Strip pixel (i, j), one millimetre each → table point.
+    let strip_to_table = Homography([
+        [u.x, d.x, row.first.x + u.x * a0 + d.x * c0],
+        [u.y, d.y, row.first.y + u.y * a0 + d.y * c0],
+        [0.0, 0.0, 1.0],
+    ]);
+    let to_table = |i: f64, j: f64| strip_to_table.apply(Pt::new(i, j));
+    let size = Size::new((a1 - a0) as i32, (ACROSS.1 - ACROSS.0) as i32);
+    let m = to_image.then_after(&strip_to_table).to_mat()?;
+    let flags = imgproc::INTER_LINEAR | imgproc::WARP_INVERSE_MAP;
+    let mut strip = Mat::default();
+    imgproc::warp_perspective(frame, &mut strip, &m, size, flags, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    let ones = Mat::new_size_with_default(frame.size()?, core::CV_8UC1, Scalar::all(255.0))?;
+    let mut valid = Mat::default();
+    imgproc::warp_perspective(&ones, &mut valid, &m, size, imgproc::INTER_NEAREST | imgproc::WARP_INVERSE_MAP, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    let covered = not_table(&strip, &valid)?;
+    let band = |i: usize, (lo, hi): (f64, f64)| {
+        let (j0, j1) = ((lo - c0) as usize, (hi - c0) as usize);
+        (j0..j1).filter(|&j| covered[j][i]).count() as f64 / (j1 - j0) as f64
+    };
+    let width = size.width as usize;
+    let base: Vec<bool> = (0..width).map(|i| band(i, BASE_BAND) > COVERED).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < width {
+        if !base[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < width && base[i] {
+            i += 1;
+        }
+        let run = (i - start) as f64;
+        if run < CARD_MM.0 * 0.6 {
+            continue;
+        }
+        let cards = (((run - CARD_MM.0) / step).round().max(0.0) as usize) + 1;
+        let gap = if cards > 1 { (run - CARD_MM.0) / (cards - 1) as f64 } else { 0.0 };
+        for k in 0..cards {
+            let centre = start as f64 + CARD_MM.0 / 2.0 + gap * k as f64;
+            let span = (centre - 25.0).max(0.0) as usize..((centre + 25.0) as usize).min(width);
+            let n = span.len().max(1) as f64;
+            let shielded = span.map(|c| band(c, MODIFIER_BAND)).sum::<f64>() / n > COVERED;
+            let (half_w, near, far) =
+                (CARD_MM.0 / 2.0, -CARD_MM.1 / 2.0 - c0, CARD_MM.1 / 2.0 + if shielded { MODIFIER_MM } else { 0.0 } - c0);
+            let outline =
+                [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
+                    .map(|(x, y)| to_table(x, y));
+            let middle = to_table(centre, (near + far) / 2.0);
+            out.push(Sighting { centre: middle, face: Face::Down, card: None, confidence: 0.5, outline: Some(outline) });
+        }
+    }
+    Ok(out)
+}
+
+/// Per strip pixel (row-major, `[j][i]`), whether it is no table: far from the strip's median
+/// colour (the table's, since cards cover less than half of a row), and not skin (a hand).
+fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
+    let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
+    let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
+    let mut channels: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for k in (0..rows * cols).step_by(3).filter(|&k| valid[k] > 0) {
+        for (c, channel) in channels.iter_mut().enumerate() {
+            channel.push(pixels[3 * k + c]);
+        }
+    }
+    let median = |v: &mut Vec<u8>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().map_or(0.0, f64::from)
+    };
+    let table = [median(&mut channels[0]), median(&mut channels[1]), median(&mut channels[2])];
+    let mut ycrcb = Mat::default();
+    imgproc::cvt_color_def(strip, &mut ycrcb, imgproc::COLOR_BGR2YCrCb)?;
+    let ycrcb = ycrcb.data_bytes()?;
+    let mut out = vec![vec![false; cols]; rows];
+    for (j, line) in out.iter_mut().enumerate() {
+        for (i, cell) in line.iter_mut().enumerate() {
+            let k = j * cols + i;
+            if valid[k] == 0 {
+                continue;
+            }
+            let distance = (0..3).map(|c| (f64::from(pixels[3 * k + c]) - table[c]).powi(2)).sum::<f64>().sqrt();
+            let (y, cr, cb) = (ycrcb[3 * k], ycrcb[3 * k + 1], ycrcb[3 * k + 2]);
+            let skin = (135..=175).contains(&cr) && (85..=130).contains(&cb) && y >= 40;
+            *cell = distance > NOT_TABLE && !skin;
+        }
+    }
+    Ok(out)
+}
