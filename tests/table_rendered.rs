@@ -3,7 +3,9 @@
 
 use card_referee::cards::{Card, Suit};
 use card_referee::render::geometry::Pt;
+use card_referee::render::random::random_back_style;
 use card_referee::render::scene::{Camera, Hand, PlacedCard, Renderer, Scene};
+use card_referee::render::table::{Lighting, TableKind};
 use card_referee::table::{
     CardView, EntityView, Face, Motion, SeatView, SettleConfig, Settler, TableLayout, TableView, place, place_frame,
 };
@@ -23,7 +25,9 @@ struct Deal {
 /// `players` seats, each with 2 face-down Front Row cards and 5 face-up Back Row cards; some
 /// Front Row cards shielded by a face-down Diamond, some Back Row cards enhanced by a Heart; a
 /// deck and a discard pile. The camera looks down on the whole table, seats left and right.
-fn deal(seed: u64, players: usize) -> Deal {
+/// `varied`: any table, any back, uneven light, blur and noise, as the renderer's random scenes
+/// have them; else green felt, the default back and plain light.
+fn deal(seed: u64, players: usize, varied: bool) -> Deal {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deck = Card::deck();
     deck.shuffle(&mut rng);
@@ -79,6 +83,19 @@ fn deal(seed: u64, players: usize) -> Deal {
     let mut scene = Scene::plain(cards, view_width, tilt);
     scene.camera = Camera::overhead(Size::new(1280, 720), centre, view_width, tilt, turn);
     scene.noise_seed = seed;
+    if varied {
+        scene.table = TableKind::ALL[rng.random_range(0..TableKind::ALL.len())];
+        scene.table_seed = rng.random();
+        scene.back_style = random_back_style(&mut rng);
+        scene.lighting = Lighting {
+            gradient: rng.random_range(0.0..0.3),
+            gradient_angle: rng.random_range(0.0..std::f64::consts::TAU),
+            vignette: rng.random_range(0.0..0.3),
+            ..Lighting::default()
+        };
+        scene.blur_sigma = rng.random_range(0.0..1.2);
+        scene.noise_sigma = rng.random_range(0.0..5.0);
+    }
     let to_table = scene.camera.table_to_image.inverse().expect("the camera sees the table");
     layout.image_to_table = to_table.0;
     Deal { scene, layout, truth }
@@ -132,7 +149,7 @@ fn a_dealt_table_is_placed_in_its_rows() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
     // Seed 101: shielded and enhanced entities both (checked below).
-    let d = deal(101, 2);
+    let d = deal(101, 2, false);
     let has = |front: bool| {
         d.truth.seats.iter().any(|s| if front { &s.front } else { &s.back }.iter().any(|e| e.modifier.is_some()))
     };
@@ -148,9 +165,10 @@ fn a_dealt_table_is_placed_in_its_rows() {
 fn measure_placement_over_seeds() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
+    let varied = std::env::var("VARIED").is_ok();
     let (mut right, mut right_with_backs) = (0, 0);
     for seed in 100..120 {
-        let d = deal(seed, 2);
+        let d = deal(seed, 2, varied);
         let frame = renderer.render(&d.scene).expect("renders");
         let found = detector.detect(&frame.image).expect("detects");
         let want = summary(&d.truth);
@@ -169,7 +187,7 @@ fn measure_placement_over_seeds() {
 fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
-    let mut d = deal(101, 2);
+    let mut d = deal(101, 2, false);
     let mut settler = Settler::new(SettleConfig::default());
     let still = Motion::STILL;
     let views = |d: &Deal, renderer: &mut Renderer, seeds: std::ops::Range<u64>| -> Vec<TableView> {
@@ -231,11 +249,14 @@ fn dump_sightings() {
     let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
-    let d = deal(seed, 2);
+    let d = deal(seed, 2, std::env::var("VARIED").is_ok());
     let frame = renderer.render(&d.scene).expect("renders");
     if let Ok(path) = std::env::var("SAVE") {
         opencv::imgcodecs::imwrite_def(&path, &frame.image).expect("saves");
     }
+    let view = place_frame(&frame.image, &detector.detect(&frame.image).expect("detects"), &d.layout).expect("places");
+    eprintln!("placed {}", summary(&view));
+    eprintln!("back style {:?} table {:?}", d.scene.back_style, d.scene.table);
     let h = d.layout.image_to_table();
     for det in detector.detect(&frame.image).expect("detects") {
         let s = card_referee::table::Sighting::from_detection(&det, &h);

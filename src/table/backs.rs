@@ -41,18 +41,24 @@ pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<
     Ok(out)
 }
 
-/// `sightings` with the backs found in the frame added where the reader saw nothing: a back
-/// whose centre lies inside no outline and near no other sighting.
+/// `sightings` with the backs found along the Front Rows: each back found replaces the reader's
+/// face-down outlines over it (the reader merges backs lying close into one outline, or sees one
+/// card of a stack of two), and stands aside where the reader saw a face-up card.
 pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<Sighting>) {
-    let missed: Vec<Sighting> = backs
-        .into_iter()
-        .filter(|b| {
-            !sightings.iter().any(|s| {
-                s.centre.distance(b.centre) < 30.0 || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
-            })
-        })
-        .collect();
-    sightings.extend(missed);
+    let mut found = Vec::new();
+    for b in backs {
+        let overlaps = |s: &Sighting| {
+            s.centre.distance(b.centre) < 30.0
+                || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
+                || b.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre))
+        };
+        if sightings.iter().any(|s| s.face == Face::Up && overlaps(s)) {
+            continue;
+        }
+        sightings.retain(|s| !overlaps(s));
+        found.push(b);
+    }
+    sightings.extend(found);
 }
 
 fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Vec<Sighting>> {
@@ -87,6 +93,11 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
     };
     let width = size.width as usize;
     let base: Vec<bool> = (0..width).map(|i| band(i, BASE_BAND) > COVERED).collect();
+    if std::env::var("DEBUG_BACKS").is_ok() {
+        let profile: String = (0..width).step_by(6).map(|i| char::from(b'0' + (band(i, BASE_BAND) * 9.0) as u8)).collect();
+        let modifier: String = (0..width).step_by(6).map(|i| char::from(b'0' + (band(i, MODIFIER_BAND) * 9.0) as u8)).collect();
+        eprintln!("base     {profile}\nmodifier {modifier}");
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < width {
@@ -122,7 +133,8 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
 }
 
 /// Per strip pixel (row-major, `[j][i]`), whether it is no table: far from the strip's median
-/// colour (the table's, since cards cover less than half of a row), and not skin (a hand).
+/// colour (the table's, since cards cover less than half of a row). A hand counts as cards: the
+/// settler keeps frames with a hand over a changed table out (see `settle`).
 fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
@@ -137,9 +149,9 @@ fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
         v.get(v.len() / 2).copied().map_or(0.0, f64::from)
     };
     let table = [median(&mut channels[0]), median(&mut channels[1]), median(&mut channels[2])];
-    let mut ycrcb = Mat::default();
-    imgproc::cvt_color_def(strip, &mut ycrcb, imgproc::COLOR_BGR2YCrCb)?;
-    let ycrcb = ycrcb.data_bytes()?;
+    if std::env::var("DEBUG_BACKS").is_ok() {
+        eprintln!("table colour {table:?}");
+    }
     let mut out = vec![vec![false; cols]; rows];
     for (j, line) in out.iter_mut().enumerate() {
         for (i, cell) in line.iter_mut().enumerate() {
@@ -148,9 +160,7 @@ fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
                 continue;
             }
             let distance = (0..3).map(|c| (f64::from(pixels[3 * k + c]) - table[c]).powi(2)).sum::<f64>().sqrt();
-            let (y, cr, cb) = (ycrcb[3 * k], ycrcb[3 * k + 1], ycrcb[3 * k + 2]);
-            let skin = (135..=175).contains(&cr) && (85..=130).contains(&cb) && y >= 40;
-            *cell = distance > NOT_TABLE && !skin;
+            *cell = distance > NOT_TABLE;
         }
     }
     Ok(out)

@@ -376,7 +376,9 @@ impl Settler {
             .iter()
             .filter(|(place, t)| !frame.cards.iter().any(|(p, c)| self.same_spot(*place, self.tracks[*t].centre, *p, c.centre)))
             .count();
-        if (hand && missing > 0) || missing >= self.config.missing_burst {
+        // A hand in view over a table that differs from the settled one is at work on it.
+        let changed = self.ever_settled && frame.signature() != self.settled_signature;
+        if (hand && (missing > 0 || changed)) || missing >= self.config.missing_burst {
             return true;
         }
         // The quiet table's skin share follows slow light changes down at once and up slowly.
