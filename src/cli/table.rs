@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{InputArgs, bad_input};
 use crate::capture::{self, SourceSpec};
 use crate::table::{
-    Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place, place_in_image,
+    Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place_frame, place_in_image,
 };
 use crate::vision::cards::CardDetection;
 
@@ -101,7 +101,13 @@ pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
             Err(code) => return code,
         };
         let view = match &layout {
-            Some(l) => place(&detections, l),
+            Some(l) => match place_frame(&run.image, &detections, l) {
+                Ok(view) => view,
+                Err(e) => {
+                    eprintln!("error: frame {frame}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
             None => place_in_image(&detections),
         };
         let Some(settled) = settler.push(view, motion) else {
@@ -177,6 +183,8 @@ struct Run {
     gate: MotionGate,
     fps: f64,
     count: u64,
+    /// The last frame read.
+    image: opencv::core::Mat,
 }
 
 type Step = (Vec<CardDetection>, crate::table::Motion, u64, f64);
@@ -187,7 +195,7 @@ impl Run {
         let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
         let detector = super::vision_cards::detector(None, None, None)?;
         let fps = source.nominal_fps().unwrap_or(30.0);
-        Ok(Run { source, detector, gate: MotionGate::new(), fps, count: 0 })
+        Ok(Run { source, detector, gate: MotionGate::new(), fps, count: 0, image: opencv::core::Mat::default() })
     }
 
     fn next(&mut self) -> Result<Option<Step>, ExitCode> {
@@ -203,6 +211,8 @@ impl Run {
         };
         let detections = self.detector.detect(&frame.image).map_err(internal)?;
         let motion = self.gate.measure(&frame.image).map_err(internal)?;
-        Ok(Some((detections, motion, frame.index, frame.time.as_secs_f64())))
+        let step = (detections, motion, frame.index, frame.time.as_secs_f64());
+        self.image = frame.image;
+        Ok(Some(step))
     }
 }

@@ -126,7 +126,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
                 [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
                     .map(|(x, y)| to_table(x, y));
             let middle = to_table(centre, (near + far) / 2.0);
-            out.push(Sighting { centre: middle, face: Face::Down, card: None, confidence: 0.5, outline: Some(outline) });
+            out.push(Sighting { centre: middle, face: Face::Down, card: None, confidence: 0.5, outline: Some(outline), index: None });
         }
     }
     Ok(out)

@@ -42,6 +42,8 @@ pub struct Sighting {
     pub confidence: f32,
     /// The outline in table millimetres, when the reader found one.
     pub outline: Option<[Pt; 4]>,
+    /// Where the reading came from: the first index box read, table millimetres.
+    pub index: Option<Pt>,
 }
 
 impl Sighting {
@@ -64,7 +66,11 @@ impl Sighting {
             SeenFace::Up => Face::Up,
             SeenFace::Down => Face::Down,
         };
-        Some(Sighting { centre, face, card: d.card, confidence: d.confidence, outline })
+        let index = d.index_boxes.first().map(|b| {
+            let [x, y, w, h] = b.map(f64::from);
+            image_to_table.apply(Pt::new(x + w / 2.0, y + h / 2.0))
+        });
+        Some(Sighting { centre, face, card: d.card, confidence: d.confidence, outline, index })
     }
 
     /// The outline's mean long side and mean short side, millimetres.
@@ -255,8 +261,8 @@ fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
 
 /// The cards one outline holds in a row: one card; two cards stacked end over end across the row
 /// (a base and its modifier: the reading is the top card's, whose whole face shows, and the
-/// base's is an index read apart); or face-down cards side by side along the row, whose outlines
-/// the reader merged (backs lying close, with no edge between them it can see).
+/// base's is an index read apart); or cards side by side along the row, whose outlines the
+/// reader merged (cards lying close, with no edge between them it can see).
 fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     let s = &piece.s;
     let Some(outline) = s.outline else {
@@ -272,7 +278,7 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     };
     let ((along_len, along_mid), (across_len, across_mid)) = (span(&along), span(&across));
     let at = |a: f64, c: f64| Pt::new(u.x * a + d.x * c, u.y * a + d.y * c);
-    let columns = if s.face == Face::Down && along_len > CARD_MM.0 + SLOT_MM / 2.0 {
+    let columns = if along_len > CARD_MM.0 + SLOT_MM / 2.0 && across_len < STACK_MIN_MM {
         ((along_len - CARD_MM.0) / SLOT_MM).round() as usize + 1
     } else {
         1
@@ -280,7 +286,14 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     if columns > 1 {
         let gap = (along_len - CARD_MM.0) / (columns - 1) as f64;
         let first = along_mid - gap * (columns - 1) as f64 / 2.0;
-        return (0..columns).map(|k| CardView::down(at(first + gap * k as f64, across_mid))).collect();
+        let centres: Vec<Pt> = (0..columns).map(|k| at(first + gap * k as f64, across_mid)).collect();
+        // Face up, the reading is the card's whose index was read; the others are unread.
+        let read = s.index.and_then(|i| (0..columns).min_by(|&a, &b| centres[a].distance(i).total_cmp(&centres[b].distance(i))));
+        return centres
+            .iter()
+            .enumerate()
+            .map(|(k, &centre)| CardView { face: s.face, card: if read == Some(k) { s.view().card } else { None }, centre })
+            .collect();
     }
     let stacked = (STACK_MIN_MM..=STACK_MAX_MM).contains(&across_len) && along_len < CARD_MM.0 * 1.35;
     if !stacked {
@@ -382,7 +395,7 @@ mod tests {
     /// A sighting of a card lying at `centre` turned by `angle`, as the reader would give it.
     fn seen(code: Option<&str>, face: Face, centre: Pt, angle: f64) -> Sighting {
         let placed = PlacedCard { card: card("2C"), face_up: true, centre, angle };
-        Sighting { centre, face, card: code.map(card), confidence: 0.9, outline: Some(placed.corners_mm()) }
+        Sighting { centre, face, card: code.map(card), confidence: 0.9, outline: Some(placed.corners_mm()), index: None }
     }
 
     /// Two cards stacked end over end, seen as one outline.
@@ -391,7 +404,7 @@ mod tests {
         let lower = PlacedCard { card: card("2C"), face_up: true, centre: base, angle: row.angle }.corners_mm();
         let upper = PlacedCard { card: card("2C"), face_up: true, centre: m, angle: row.angle }.corners_mm();
         let outline = [lower[0], lower[1], upper[2], upper[3]];
-        Sighting { centre: quad_centre(&outline), face, card: None, confidence: 0.8, outline: Some(outline) }
+        Sighting { centre: quad_centre(&outline), face, card: None, confidence: 0.8, outline: Some(outline), index: None }
     }
 
     #[test]
@@ -464,7 +477,7 @@ mod tests {
         let offset = Homography::rotation(row.angle).apply(index_to_centre());
         let index = Pt::new(row.slot(2).x - offset.x, row.slot(2).y - offset.y);
         let sightings = vec![
-            Sighting { centre: index, face: Face::Up, card: Some(card("QS")), confidence: 0.8, outline: None },
+            Sighting { centre: index, face: Face::Up, card: Some(card("QS")), confidence: 0.8, outline: None, index: None },
             seen(Some("2D"), Face::Up, row.modifier_at(row.slot(2)), row.angle),
         ];
         let view = place_sightings(&sightings, &layout);
@@ -481,7 +494,7 @@ mod tests {
         let p = layout.seats[0].back.slot(1);
         let sightings = vec![
             seen(None, Face::Up, p, 0.0),
-            Sighting { centre: Pt::new(p.x - 20.0, p.y - 25.0), face: Face::Up, card: Some(card("4S")), confidence: 0.7, outline: None },
+            Sighting { centre: Pt::new(p.x - 20.0, p.y - 25.0), face: Face::Up, card: Some(card("4S")), confidence: 0.7, outline: None, index: None },
         ];
         let view = place_sightings(&sightings, &layout);
         assert_eq!(view.seats[0].back.len(), 1);
