@@ -38,7 +38,8 @@ fn deal(seed: u64, players: usize, varied: bool) -> Deal {
     let mut layout = TableLayout::standard(players);
     let mut cards = Vec::new();
     let mut truth = TableView { seats: vec![SeatView::default(); players], ..TableView::default() };
-    let jitter = |rng: &mut ChaCha8Rng, p: Pt| Pt::new(p.x + rng.random_range(-3.0..3.0), p.y + rng.random_range(-3.0..3.0));
+    let jitter =
+        |rng: &mut ChaCha8Rng, p: Pt| Pt::new(p.x + rng.random_range(-3.0..3.0), p.y + rng.random_range(-3.0..3.0));
     for (s, zones) in layout.seats.clone().iter().enumerate() {
         for (k, row, front) in (0..2).map(|k| (k, zones.front, true)).chain((0..5).map(|k| (k, zones.back, false))) {
             let centre = jitter(&mut rng, row.slot(k));
@@ -57,7 +58,11 @@ fn deal(seed: u64, players: usize, varied: bool) -> Deal {
             };
             let entity = EntityView { base: view(&base), modifier: modifier.as_ref().map(view) };
             let seat = &mut truth.seats[s];
-            if front { seat.front.push(entity) } else { seat.back.push(entity) }
+            if front {
+                seat.front.push(entity)
+            } else {
+                seat.back.push(entity)
+            }
             cards.push(base);
             cards.extend(modifier);
         }
@@ -180,7 +185,29 @@ fn measure_placement_over_seeds() {
             eprintln!("seed {seed}:\n  got  {with_backs}\n  want {want}");
         }
     }
-    eprintln!("placed exactly right: {right} of 20 from the reader's detections, {right_with_backs} with the backs found along the Front Rows");
+    eprintln!(
+        "placed exactly right: {right} of 20 from the reader's detections, {right_with_backs} with the backs found along the Front Rows"
+    );
+    // The cost of placing and settling one frame (the reader's detection excluded).
+    let d = deal(100, 2, varied);
+    let frame = renderer.render(&d.scene).expect("renders");
+    let found = detector.detect(&frame.image).expect("detects");
+    let mut settler = Settler::new(SettleConfig::default());
+    let mut gate = card_referee::table::MotionGate::new();
+    let runs = 50;
+    let began = std::time::Instant::now();
+    for _ in 0..runs {
+        let motion = gate.measure(&frame.image).expect("measures");
+        let view = place_frame(&frame.image, &found, &d.layout).expect("places");
+        settler.push(view, Motion { changed: 0.0, ..motion });
+    }
+    let ms = began.elapsed().as_secs_f64() * 1000.0 / f64::from(runs);
+    let began = std::time::Instant::now();
+    for _ in 0..runs {
+        settler.push(place(&found, &d.layout), Motion::STILL);
+    }
+    let light = began.elapsed().as_secs_f64() * 1000.0 / f64::from(runs);
+    eprintln!("per frame: {ms:.2} ms motion gate + place_frame + settle, {light:.3} ms place + settle alone");
 }
 
 #[test]

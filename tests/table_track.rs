@@ -33,13 +33,17 @@ fn write_frames(dir: &std::path::Path, scene: &Scene, count: u64) {
         s.noise_seed = n;
         let frame = renderer.render(&s).expect("renders");
         let path = dir.join(format!("frame-{n:03}.png"));
-        assert!(imgcodecs::imwrite(&path.display().to_string(), &frame.image, &Vector::new()).expect("writes"));
+        assert!(imgcodecs::imwrite(path.display().to_string(), &frame.image, &Vector::new()).expect("writes"));
     }
 }
 
 fn card_referee(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().expect("runs");
-    (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), out.status.code().unwrap_or(-1))
+    (
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 #[test]
@@ -53,7 +57,8 @@ fn the_layout_is_learnt_from_the_deal_and_the_cards_are_tracked_in_it() {
     let layout_file = dir.path().join("table.toml");
     let layout_arg = layout_file.display().to_string();
 
-    let (out, err, code) = card_referee(&["calibrate", "table", "--source", &source, "--players", "2", "--out", &layout_arg]);
+    let (out, err, code) =
+        card_referee(&["calibrate", "table", "--source", &source, "--players", "2", "--out", &layout_arg]);
     assert_eq!(code, 0, "{out}{err}");
     let learnt = TableLayout::load(&layout_file).expect("the written layout loads");
     // The learnt view of the table puts each dealt card back where it was dealt, or (an even
@@ -84,8 +89,7 @@ fn the_layout_is_learnt_from_the_deal_and_the_cards_are_tracked_in_it() {
     }
     let mut named: Vec<String> = names.into_values().flatten().collect();
     named.sort();
-    let mut dealt: Vec<String> =
-        scene.cards.iter().filter(|c| c.face_up).map(|c| c.card.to_string()).collect();
+    let mut dealt: Vec<String> = scene.cards.iter().filter(|c| c.face_up).map(|c| c.card.to_string()).collect();
     dealt.sort();
     assert_eq!(named, dealt, "every face-up card is named as dealt: {out}");
     assert_eq!(events.iter().filter(|e| e["zone"] == "deck").count(), 1, "{out}");

@@ -8,9 +8,7 @@ use serde_json::{Value, json};
 
 use super::{InputArgs, bad_input};
 use crate::capture::{self, SourceSpec};
-use crate::table::{
-    Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place_frame, place_in_image,
-};
+use crate::table::{Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place_frame, place_in_image};
 use crate::vision::cards::CardDetection;
 
 #[derive(clap::Args, Debug)]

@@ -25,6 +25,8 @@ const BASE_BAND: (f64, f64) = (-36.0, 36.0);
 const MODIFIER_BAND: (f64, f64) = (52.0, 76.0);
 /// Colour distance from the table's colour above which a pixel is no table.
 const NOT_TABLE: f64 = 45.0;
+/// The strip's resolution: a card is 31 pixels wide.
+const MM_PER_PX: f64 = 2.0;
 /// Share of a band's pixels that must be no table for a card to lie there.
 const COVERED: f64 = 0.5;
 
@@ -71,33 +73,38 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
     };
     let (a0, a1) = (-0.5 * step, (ROW_SLOTS as f64 - 0.5) * step);
     let c0 = ACROSS.0;
-    // Strip pixel (i, j), one millimetre each → table point.
+    // Strip millimetres (along, across from the strip's corner) → table point.
     let strip_to_table = Homography([
         [u.x, d.x, row.first.x + u.x * a0 + d.x * c0],
         [u.y, d.y, row.first.y + u.y * a0 + d.y * c0],
         [0.0, 0.0, 1.0],
     ]);
     let to_table = |i: f64, j: f64| strip_to_table.apply(Pt::new(i, j));
-    let size = Size::new((a1 - a0) as i32, (ACROSS.1 - ACROSS.0) as i32);
-    let m = to_image.then_after(&strip_to_table).to_mat()?;
+    let size = Size::new(((a1 - a0) / MM_PER_PX) as i32, ((ACROSS.1 - ACROSS.0) / MM_PER_PX) as i32);
+    let pixel_to_table = strip_to_table.then_after(&Homography::scale(MM_PER_PX, MM_PER_PX));
+    let m = to_image.then_after(&pixel_to_table).to_mat()?;
     let flags = imgproc::INTER_LINEAR | imgproc::WARP_INVERSE_MAP;
     let mut strip = Mat::default();
     imgproc::warp_perspective(frame, &mut strip, &m, size, flags, core::BORDER_CONSTANT, Scalar::all(0.0))?;
     let ones = Mat::new_size_with_default(frame.size()?, core::CV_8UC1, Scalar::all(255.0))?;
     let mut valid = Mat::default();
-    imgproc::warp_perspective(&ones, &mut valid, &m, size, imgproc::INTER_NEAREST | imgproc::WARP_INVERSE_MAP, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    imgproc::warp_perspective(
+        &ones,
+        &mut valid,
+        &m,
+        size,
+        imgproc::INTER_NEAREST | imgproc::WARP_INVERSE_MAP,
+        core::BORDER_CONSTANT,
+        Scalar::all(0.0),
+    )?;
     let covered = not_table(&strip, &valid)?;
     let band = |i: usize, (lo, hi): (f64, f64)| {
-        let (j0, j1) = ((lo - c0) as usize, (hi - c0) as usize);
+        let (j0, j1) = (((lo - c0) / MM_PER_PX) as usize, ((hi - c0) / MM_PER_PX) as usize);
         (j0..j1).filter(|&j| covered[j][i]).count() as f64 / (j1 - j0) as f64
     };
     let width = size.width as usize;
     let base: Vec<bool> = (0..width).map(|i| band(i, BASE_BAND) > COVERED).collect();
-    if std::env::var("DEBUG_BACKS").is_ok() {
-        let profile: String = (0..width).step_by(6).map(|i| char::from(b'0' + (band(i, BASE_BAND) * 9.0) as u8)).collect();
-        let modifier: String = (0..width).step_by(6).map(|i| char::from(b'0' + (band(i, MODIFIER_BAND) * 9.0) as u8)).collect();
-        eprintln!("base     {profile}\nmodifier {modifier}");
-    }
+
     let mut out = Vec::new();
     let mut i = 0;
     while i < width {
@@ -109,24 +116,35 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
         while i < width && base[i] {
             i += 1;
         }
-        let run = (i - start) as f64;
+        let run = (i - start) as f64 * MM_PER_PX;
         if run < CARD_MM.0 * 0.6 {
             continue;
         }
         let cards = (((run - CARD_MM.0) / step).round().max(0.0) as usize) + 1;
         let gap = if cards > 1 { (run - CARD_MM.0) / (cards - 1) as f64 } else { 0.0 };
         for k in 0..cards {
-            let centre = start as f64 + CARD_MM.0 / 2.0 + gap * k as f64;
-            let span = (centre - 25.0).max(0.0) as usize..((centre + 25.0) as usize).min(width);
+            let centre = start as f64 * MM_PER_PX + CARD_MM.0 / 2.0 + gap * k as f64;
+            let span =
+                ((centre - 25.0).max(0.0) / MM_PER_PX) as usize..(((centre + 25.0) / MM_PER_PX) as usize).min(width);
             let n = span.len().max(1) as f64;
             let shielded = span.map(|c| band(c, MODIFIER_BAND)).sum::<f64>() / n > COVERED;
-            let (half_w, near, far) =
-                (CARD_MM.0 / 2.0, -CARD_MM.1 / 2.0 - c0, CARD_MM.1 / 2.0 + if shielded { MODIFIER_MM } else { 0.0 } - c0);
+            let (half_w, near, far) = (
+                CARD_MM.0 / 2.0,
+                -CARD_MM.1 / 2.0 - c0,
+                CARD_MM.1 / 2.0 + if shielded { MODIFIER_MM } else { 0.0 } - c0,
+            );
             let outline =
                 [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
                     .map(|(x, y)| to_table(x, y));
             let middle = to_table(centre, (near + far) / 2.0);
-            out.push(Sighting { centre: middle, face: Face::Down, card: None, confidence: 0.5, outline: Some(outline), index: None });
+            out.push(Sighting {
+                centre: middle,
+                face: Face::Down,
+                card: None,
+                confidence: 0.5,
+                outline: Some(outline),
+                index: None,
+            });
         }
     }
     Ok(out)
@@ -138,20 +156,23 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
 fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
-    let mut channels: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    for k in (0..rows * cols).step_by(3).filter(|&k| valid[k] > 0) {
-        for (c, channel) in channels.iter_mut().enumerate() {
-            channel.push(pixels[3 * k + c]);
+    let mut histograms = [[0u32; 256]; 3];
+    let mut counted = 0;
+    for k in (0..rows * cols).filter(|&k| valid[k] > 0) {
+        for (c, histogram) in histograms.iter_mut().enumerate() {
+            histogram[usize::from(pixels[3 * k + c])] += 1;
         }
+        counted += 1;
     }
-    let median = |v: &mut Vec<u8>| {
-        v.sort_unstable();
-        v.get(v.len() / 2).copied().map_or(0.0, f64::from)
+    let median = |histogram: &[u32; 256]| {
+        let mut seen = 0;
+        histogram.iter().position(|&n| {
+            seen += n;
+            seen * 2 > counted
+        })
     };
-    let table = [median(&mut channels[0]), median(&mut channels[1]), median(&mut channels[2])];
-    if std::env::var("DEBUG_BACKS").is_ok() {
-        eprintln!("table colour {table:?}");
-    }
+    let table = histograms.each_ref().map(|h| median(h).unwrap_or(0) as i32);
+    let limit = (NOT_TABLE * NOT_TABLE) as i32;
     let mut out = vec![vec![false; cols]; rows];
     for (j, line) in out.iter_mut().enumerate() {
         for (i, cell) in line.iter_mut().enumerate() {
@@ -159,8 +180,8 @@ fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
             if valid[k] == 0 {
                 continue;
             }
-            let distance = (0..3).map(|c| (f64::from(pixels[3 * k + c]) - table[c]).powi(2)).sum::<f64>().sqrt();
-            *cell = distance > NOT_TABLE;
+            let distance: i32 = (0..3).map(|c| (i32::from(pixels[3 * k + c]) - table[c]).pow(2)).sum();
+            *cell = distance > limit;
         }
     }
     Ok(out)

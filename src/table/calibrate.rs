@@ -67,9 +67,14 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
 fn rectified_cards(o: &Outline, rectify: &Homography) -> Vec<(Pt, f64, bool)> {
     let c = o.corners.map(|p| rectify.apply(p));
     let centre = Pt::new(c.iter().map(|p| p.x).sum::<f64>() / 4.0, c.iter().map(|p| p.y).sum::<f64>() / 4.0);
-    let (first, second) = ((c[0].distance(c[1]) + c[2].distance(c[3])) / 2.0, (c[1].distance(c[2]) + c[3].distance(c[0])) / 2.0);
+    let (first, second) =
+        ((c[0].distance(c[1]) + c[2].distance(c[3])) / 2.0, (c[1].distance(c[2]) + c[3].distance(c[0])) / 2.0);
     // The long side's direction, and its length.
-    let (long, axis) = if first >= second { (first, (c[1].y - c[0].y).atan2(c[1].x - c[0].x)) } else { (second, (c[2].y - c[1].y).atan2(c[2].x - c[1].x)) };
+    let (long, axis) = if first >= second {
+        (first, (c[1].y - c[0].y).atan2(c[1].x - c[0].x))
+    } else {
+        (second, (c[2].y - c[1].y).atan2(c[2].x - c[1].x))
+    };
     let short = first.min(second);
     let columns = ((long - CARD_MM.0) / super::layout::SLOT_MM).round();
     let merged = (short - CARD_MM.1).abs() < CARD_MM.1 * 0.2 && columns >= 1.0;
@@ -155,7 +160,12 @@ fn align(cards: &[(Pt, f64, bool)], layout: &TableLayout) -> Option<(Homography,
 }
 
 /// Each slot's nearest card of its face within `tolerance` after `t` (each card used once).
-fn match_slots(cards: &[(Pt, f64, bool)], slots: &[(Pt, bool, usize, bool, usize)], t: &Homography, tolerance: f64) -> Vec<Match> {
+fn match_slots(
+    cards: &[(Pt, f64, bool)],
+    slots: &[(Pt, bool, usize, bool, usize)],
+    t: &Homography,
+    tolerance: f64,
+) -> Vec<Match> {
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (i, c) in cards.iter().enumerate() {
         let p = t.apply(c.0);
@@ -234,7 +244,8 @@ fn fit_plane(outlines: &[Outline]) -> Option<Homography> {
     let (h, errors) = fit_plane_once(outlines)?;
     // Outlines that are no single card (two merged, a card half hidden) fit badly: drop them and
     // fit again.
-    let kept: Vec<Outline> = outlines.iter().zip(&errors).filter(|(_, e)| **e < OUTLIER_MM).map(|(o, _)| o.clone()).collect();
+    let kept: Vec<Outline> =
+        outlines.iter().zip(&errors).filter(|(_, e)| **e < OUTLIER_MM).map(|(o, _)| o.clone()).collect();
     if kept.len() == outlines.len() || kept.len() < 4 {
         let rms = (errors.iter().map(|e| e * e).sum::<f64>() / errors.len().max(1) as f64).sqrt();
         return (rms < OUTLIER_MM).then_some(h);
@@ -266,7 +277,8 @@ fn fit_plane_once(outlines: &[Outline]) -> Option<(Homography, Vec<f64>)> {
     let first = short_side_first(&largest.corners.map(|p| norm.apply(p)), &Homography::IDENTITY);
     let h0 = Homography::from_quads(&first, &local)?;
     // Each outline with its short side first as the first guess sees it.
-    let quads: Vec<[Pt; 4]> = outlines.iter().map(|o| short_side_first(&o.corners.map(|p| norm.apply(p)), &h0)).collect();
+    let quads: Vec<[Pt; 4]> =
+        outlines.iter().map(|o| short_side_first(&o.corners.map(|p| norm.apply(p)), &h0)).collect();
     let mut params: Vec<f64> = h0.0.iter().flatten().take(8).map(|v| v / h0.0[2][2]).collect();
     for q in &quads {
         let c = q.map(|p| h0.apply(p));
@@ -288,7 +300,8 @@ fn fit_plane_once(outlines: &[Outline]) -> Option<(Homography, Vec<f64>)> {
         out
     };
     let fitted = levenberg_marquardt(&residuals, params, 30)?;
-    let h = Homography([[fitted[0], fitted[1], fitted[2]], [fitted[3], fitted[4], fitted[5]], [fitted[6], fitted[7], 1.0]]);
+    let h =
+        Homography([[fitted[0], fitted[1], fitted[2]], [fitted[3], fitted[4], fitted[5]], [fitted[6], fitted[7], 1.0]]);
     let result = h.then_after(&norm);
     let r = residuals(&fitted);
     let errors: Vec<f64> = r.chunks(8).map(|c| (c.iter().map(|v| v * v).sum::<f64>() / 4.0).sqrt()).collect();
@@ -388,8 +401,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
             if f == 0.0 {
                 continue;
             }
-            for k in col..n {
-                a[row][k] -= f * a[col][k];
+            let pivot_row = a[col].clone();
+            for (cell, p) in a[row].iter_mut().zip(&pivot_row).skip(col) {
+                *cell -= f * p;
             }
             b[row] -= f * b[col];
         }
@@ -413,7 +427,8 @@ mod tests {
         let mut out = Vec::new();
         for seat in &layout.seats {
             for (k, row, up) in (0..2).map(|k| (k, seat.front, false)).chain((0..5).map(|k| (k, seat.back, true))) {
-                let placed = PlacedCard { card: "2C".parse().unwrap(), face_up: up, centre: row.slot(k), angle: row.angle };
+                let placed =
+                    PlacedCard { card: "2C".parse().unwrap(), face_up: up, centre: row.slot(k), angle: row.angle };
                 let quad = placed.corners_mm().map(|p| {
                     let q = camera.table_to_image.apply(p);
                     [q.x as f32, q.y as f32]

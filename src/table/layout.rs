@@ -137,7 +137,9 @@ impl TableLayout {
         if !(2..=6).contains(&self.seats.len()) {
             return Err((path(&["seats"]), format!("{} seats; a table has 2 to 6", self.seats.len())));
         }
-        let finite = |v: f64, p: Vec<String>| if v.is_finite() { Ok(()) } else { Err((p, format!("{v} is not a finite number"))) };
+        let finite = |v: f64, p: Vec<String>| {
+            if v.is_finite() { Ok(()) } else { Err((p, format!("{v} is not a finite number"))) }
+        };
         for (i, seat) in self.seats.iter().enumerate() {
             for (name, row) in [("front", seat.front), ("back", seat.back)] {
                 let at = |field: &[&str]| {
@@ -173,7 +175,10 @@ impl TableLayout {
             + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
         let scale = m.iter().flatten().fold(0.0f64, |a, v| a.max(v.abs()));
         if scale == 0.0 || det.abs() <= 1e-12 * scale.powi(3) {
-            return Err((path(&["image_to_table"]), "the homography is singular (it maps the image onto a line)".into()));
+            return Err((
+                path(&["image_to_table"]),
+                "the homography is singular (it maps the image onto a line)".into(),
+            ));
         }
         Ok(())
     }
@@ -265,7 +270,9 @@ fn line_of(text: &str, path: &[String]) -> Option<usize> {
             let mut parts: Vec<String> = Vec::new();
             for part in name.trim().split('.') {
                 parts.push(part.trim().to_string());
-                if let Some(c) = counts.get(&parts.iter().filter(|p| p.parse::<usize>().is_err()).cloned().collect::<Vec<_>>().join(".")) {
+                if let Some(c) = counts
+                    .get(&parts.iter().filter(|p| p.parse::<usize>().is_err()).cloned().collect::<Vec<_>>().join("."))
+                {
                     parts.push((c - 1).to_string());
                 }
             }
@@ -383,7 +390,9 @@ mod tests {
         let e = TableLayout::from_toml(&text).unwrap_err();
         assert!(e.contains("missing field `radius`"), "{e}");
         // A homography that maps the image onto a line.
-        let (text, line) = corrupt("image_to_table", 0, |_| "image_to_table = [[1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0]]".into());
+        let (text, line) = corrupt("image_to_table", 0, |_| {
+            "image_to_table = [[1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0]]".into()
+        });
         let e = TableLayout::from_toml(&text).unwrap_err();
         assert!(e.starts_with(&format!("line {line}: image_to_table")) && e.contains("singular"), "{e}");
     }

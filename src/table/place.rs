@@ -288,11 +288,17 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
         let first = along_mid - gap * (columns - 1) as f64 / 2.0;
         let centres: Vec<Pt> = (0..columns).map(|k| at(first + gap * k as f64, across_mid)).collect();
         // Face up, the reading is the card's whose index was read; the others are unread.
-        let read = s.index.and_then(|i| (0..columns).min_by(|&a, &b| centres[a].distance(i).total_cmp(&centres[b].distance(i))));
+        let read = s
+            .index
+            .and_then(|i| (0..columns).min_by(|&a, &b| centres[a].distance(i).total_cmp(&centres[b].distance(i))));
         return centres
             .iter()
             .enumerate()
-            .map(|(k, &centre)| CardView { face: s.face, card: if read == Some(k) { s.view().card } else { None }, centre })
+            .map(|(k, &centre)| CardView {
+                face: s.face,
+                card: if read == Some(k) { s.view().card } else { None },
+                centre,
+            })
             .collect();
     }
     let stacked = (STACK_MIN_MM..=STACK_MAX_MM).contains(&across_len) && along_len < CARD_MM.0 * 1.35;
@@ -360,10 +366,7 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
         // takes it.
         let contains = |k: &Piece| k.s.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre));
         let unread = |k: &Piece| k.s.card.is_none() && k.s.face == Face::Up;
-        let inside = kept
-            .iter()
-            .position(|k| contains(k) && unread(k))
-            .or_else(|| kept.iter().position(|k| contains(k)));
+        let inside = kept.iter().position(|k| contains(k) && unread(k)).or_else(|| kept.iter().position(contains));
         let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
         match inside.map(|i| &mut kept[i]) {
             Some(k) if k.s.is_stack() && k.s.face == Face::Up => k.base_card = k.base_card.or(s.card),
@@ -379,7 +382,8 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
 /// The discard pile's top card: a face-up card read, with its whole outline, surest first; else
 /// any face-up card; else whatever lies there.
 fn discard_top(pile: &[Sighting]) -> Option<&Sighting> {
-    let rank = |s: &Sighting| (s.face == Face::Up, s.outline.is_some() && s.card.is_some(), s.card.is_some(), s.confidence);
+    let rank =
+        |s: &Sighting| (s.face == Face::Up, s.outline.is_some() && s.card.is_some(), s.card.is_some(), s.confidence);
     pile.iter().max_by(|a, b| rank(a).partial_cmp(&rank(b)).unwrap_or(std::cmp::Ordering::Equal))
 }
 
@@ -395,7 +399,14 @@ mod tests {
     /// A sighting of a card lying at `centre` turned by `angle`, as the reader would give it.
     fn seen(code: Option<&str>, face: Face, centre: Pt, angle: f64) -> Sighting {
         let placed = PlacedCard { card: card("2C"), face_up: true, centre, angle };
-        Sighting { centre, face, card: code.map(card), confidence: 0.9, outline: Some(placed.corners_mm()), index: None }
+        Sighting {
+            centre,
+            face,
+            card: code.map(card),
+            confidence: 0.9,
+            outline: Some(placed.corners_mm()),
+            index: None,
+        }
     }
 
     /// Two cards stacked end over end, seen as one outline.
@@ -404,7 +415,14 @@ mod tests {
         let lower = PlacedCard { card: card("2C"), face_up: true, centre: base, angle: row.angle }.corners_mm();
         let upper = PlacedCard { card: card("2C"), face_up: true, centre: m, angle: row.angle }.corners_mm();
         let outline = [lower[0], lower[1], upper[2], upper[3]];
-        Sighting { centre: quad_centre(&outline), face, card: None, confidence: 0.8, outline: Some(outline), index: None }
+        Sighting {
+            centre: quad_centre(&outline),
+            face,
+            card: None,
+            confidence: 0.8,
+            outline: Some(outline),
+            index: None,
+        }
     }
 
     #[test]
@@ -457,8 +475,7 @@ mod tests {
         let layout = TableLayout::standard(2);
         for seat in &layout.seats {
             let row = seat.front;
-            let sightings =
-                vec![stack(Face::Down, row.slot(0), &row), seen(None, Face::Down, row.slot(1), row.angle)];
+            let sightings = vec![stack(Face::Down, row.slot(0), &row), seen(None, Face::Down, row.slot(1), row.angle)];
             let view = place_sightings(&sightings, &layout);
             let front = &view.seats.iter().find(|s| !s.front.is_empty()).unwrap().front;
             assert_eq!(front.len(), 2, "{front:?}");
@@ -477,7 +494,14 @@ mod tests {
         let offset = Homography::rotation(row.angle).apply(index_to_centre());
         let index = Pt::new(row.slot(2).x - offset.x, row.slot(2).y - offset.y);
         let sightings = vec![
-            Sighting { centre: index, face: Face::Up, card: Some(card("QS")), confidence: 0.8, outline: None, index: None },
+            Sighting {
+                centre: index,
+                face: Face::Up,
+                card: Some(card("QS")),
+                confidence: 0.8,
+                outline: None,
+                index: None,
+            },
             seen(Some("2D"), Face::Up, row.modifier_at(row.slot(2)), row.angle),
         ];
         let view = place_sightings(&sightings, &layout);
@@ -494,7 +518,14 @@ mod tests {
         let p = layout.seats[0].back.slot(1);
         let sightings = vec![
             seen(None, Face::Up, p, 0.0),
-            Sighting { centre: Pt::new(p.x - 20.0, p.y - 25.0), face: Face::Up, card: Some(card("4S")), confidence: 0.7, outline: None, index: None },
+            Sighting {
+                centre: Pt::new(p.x - 20.0, p.y - 25.0),
+                face: Face::Up,
+                card: Some(card("4S")),
+                confidence: 0.7,
+                outline: None,
+                index: None,
+            },
         ];
         let view = place_sightings(&sightings, &layout);
         assert_eq!(view.seats[0].back.len(), 1);

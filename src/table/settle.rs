@@ -281,7 +281,7 @@ impl Track {
 fn majority(votes: &[(Card, u32)]) -> Option<Card> {
     let total: u32 = votes.iter().map(|(_, n)| n).sum();
     let mut sorted: Vec<(Card, u32)> = votes.to_vec();
-    sorted.sort_by(|a, b| b.1.cmp(&a.1));
+    sorted.sort_by_key(|v| std::cmp::Reverse(v.1));
     let (top, a) = *sorted.first()?;
     let b = sorted.get(1).map_or(0, |v| v.1);
     (a >= 2 && 2 * a > total && a >= 2 * b).then_some(top)
@@ -374,7 +374,9 @@ impl Settler {
         let missing = self
             .settled
             .iter()
-            .filter(|(place, t)| !frame.cards.iter().any(|(p, c)| self.same_spot(*place, self.tracks[*t].centre, *p, c.centre)))
+            .filter(|(place, t)| {
+                !frame.cards.iter().any(|(p, c)| self.same_spot(*place, self.tracks[*t].centre, *p, c.centre))
+            })
             .count();
         // A hand in view over a table that differs from the settled one is at work on it.
         let changed = self.ever_settled && frame.signature() != self.settled_signature;
@@ -411,7 +413,8 @@ impl Settler {
         let k = frames.len() as f64;
         let centres: Vec<Pt> = (0..signature.len())
             .map(|i| {
-                let (x, y) = frames.iter().fold((0.0, 0.0), |(x, y), f| (x + f.cards[i].1.centre.x, y + f.cards[i].1.centre.y));
+                let (x, y) =
+                    frames.iter().fold((0.0, 0.0), |(x, y), f| (x + f.cards[i].1.centre.x, y + f.cards[i].1.centre.y));
                 Pt::new(x / k, y / k)
             })
             .collect();
@@ -451,7 +454,13 @@ impl Settler {
     /// within `match_distance` (after motion, a face-up card clearly read as another card than
     /// its track's is a new card lying there); then a clearly read card to a track of that name
     /// anywhere (a card moved); the rest are new tracks.
-    fn associate(&mut self, signature: &[(Place, Face)], centres: &[Pt], readings: &[Vec<(Card, u32)>], frames: usize) -> Vec<usize> {
+    fn associate(
+        &mut self,
+        signature: &[(Place, Face)],
+        centres: &[Pt],
+        readings: &[Vec<(Card, u32)>],
+        frames: usize,
+    ) -> Vec<usize> {
         let live: Vec<(Place, usize)> = self.settled.clone();
         let clear: Vec<Option<Card>> = readings
             .iter()
@@ -500,7 +509,12 @@ impl Settler {
             .enumerate()
             .map(|(i, t)| {
                 t.unwrap_or_else(|| {
-                    self.tracks.push(Track { id: self.next_id, centre: centres[i], face: signature[i].1, votes: Vec::new() });
+                    self.tracks.push(Track {
+                        id: self.next_id,
+                        centre: centres[i],
+                        face: signature[i].1,
+                        votes: Vec::new(),
+                    });
                     self.next_id += 1;
                     self.tracks.len() - 1
                 })
