@@ -236,6 +236,17 @@ fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
     let first = settled.expect("the table settles").view;
     assert_eq!(summary(&first), summary(&d.truth));
 
+    // One frame misreads a card (as the reader does at times): nothing changes.
+    let mut misread = views(&d, &mut renderer, 5..6).remove(0);
+    let wrong: Card = "AC".parse().unwrap();
+    assert_ne!(misread.seats[1].back[1].base.card, Some(wrong));
+    misread.seats[1].back[1].base.card = Some(wrong);
+    assert!(settler.push(misread, still).is_none(), "one misread frame flips no card");
+    for v in views(&d, &mut renderer, 6..8) {
+        assert!(settler.push(v, still).is_none());
+    }
+    assert_eq!(settler.view().map(|v| summary(&v)), Some(summary(&d.truth)));
+
     // A hand comes in over the second Back Row card of seat 0 and rests there.
     let target = d.layout.seats[0].back.slot(1);
     d.scene.hand = Some(Hand { palm: target, angle: 0.0, skin: [224, 172, 140] });

@@ -342,6 +342,26 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Any layout of 2 to 6 seats with finite numbers and an invertible view is written and
+        /// read back unchanged.
+        #[test]
+        fn any_sound_layout_survives_its_file(
+            players in 2usize..=6,
+            shift in (-500.0f64..500.0, -500.0f64..500.0),
+            turn in -3.2f64..3.2,
+            perspective in (-1e-4f64..1e-4, -1e-4f64..1e-4),
+            radius in 1.0f64..200.0,
+        ) {
+            let mut layout = TableLayout::standard(players);
+            let (s, c) = turn.sin_cos();
+            layout.image_to_table = [[c, -s, shift.0], [s, c, shift.1], [perspective.0, perspective.1, 1.0]];
+            layout.deck.radius = radius;
+            layout.seats[0].front.angle = turn;
+            proptest::prop_assert_eq!(TableLayout::from_toml(&layout.to_toml()), Ok(layout));
+        }
+    }
+
     #[test]
     fn a_layout_survives_its_file() {
         let mut layout = TableLayout::standard(3);

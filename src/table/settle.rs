@@ -691,6 +691,25 @@ mod tests {
         assert_eq!(out.changes[0].card.card, Some(card("AS")));
     }
 
+    proptest::proptest! {
+        /// Whatever a card is read as frame by frame, the settled view names it only as the
+        /// reading most of its frames gave, and never as a reading it did not have.
+        #[test]
+        fn a_settled_name_is_the_majority_reading(readings in proptest::collection::vec(0usize..4, 6..40)) {
+            let codes = ["9S", "9C", "6H", "6D"];
+            let mut s = Settler::new(SettleConfig::default());
+            for &r in &readings {
+                s.push(row(vec![up(codes[r], 0.0)]), Motion::STILL);
+            }
+            let view = s.view().expect("settles: every frame is still and the same");
+            if let Some(name) = view.seats[0].back[0].base.card {
+                let i = codes.iter().position(|c| card(c) == name).expect("a reading it had");
+                let count = readings.iter().filter(|&&r| r == i).count();
+                proptest::prop_assert!(2 * count > readings.len(), "{name} read {count} of {}", readings.len());
+            }
+        }
+    }
+
     #[test]
     fn quiet_frames_scale_with_the_frame_rate() {
         assert_eq!(SettleConfig::for_fps(30.0).quiet_frames, 6);
