@@ -307,7 +307,12 @@ pub struct Settler {
     shown: Vec<(u64, Place, CardView)>,
     seats: usize,
     ever_settled: bool,
+    /// Still frames held back in a row for a hand or a burst of missing cards.
+    held: usize,
 }
+
+/// How many times the quiet frames a hand over a changed table holds the view back (about 10 s).
+const HAND_PATIENCE: usize = 50;
 
 impl Settler {
     pub fn new(config: SettleConfig) -> Settler {
@@ -325,6 +330,7 @@ impl Settler {
             shown: Vec::new(),
             seats: 0,
             ever_settled: false,
+            held: 0,
         }
     }
 
@@ -341,6 +347,9 @@ impl Settler {
     pub fn push(&mut self, view: TableView, motion: Motion) -> Option<Settled> {
         self.seq += 1;
         let frame = QuietFrame { seq: self.seq, seats: view.seats.len(), cards: cards_of(&view) };
+        if motion.changed > self.config.motion_share {
+            self.held = 0;
+        }
         if self.is_moving(&frame, motion) {
             self.window.clear();
             self.moved = true;
@@ -380,8 +389,25 @@ impl Settler {
             .count();
         // A hand in view over a table that differs from the settled one is at work on it.
         let changed = self.ever_settled && frame.signature() != self.settled_signature;
-        if (hand && (missing > 0 || changed)) || missing >= self.config.missing_burst {
-            return true;
+        // Held back only for a while: cards taken away together stay away, and a lasting rise
+        // of skin colour (a lamp turned on, a wooden table's light) is no hand.
+        let patience = self.config.quiet_frames.max(1);
+        let held = if hand && (missing > 0 || changed) {
+            Some(patience * HAND_PATIENCE)
+        } else if missing >= self.config.missing_burst {
+            Some(patience * 2)
+        } else {
+            None
+        };
+        match held {
+            Some(limit) => {
+                self.held += 1;
+                if self.held <= limit {
+                    return true;
+                }
+                self.skin_floor = Some(motion.skin);
+            }
+            None => self.held = 0,
         }
         // The quiet table's skin share follows slow light changes down at once and up slowly.
         if !hand {
@@ -708,6 +734,15 @@ mod tests {
                 proptest::prop_assert!(2 * count > readings.len(), "{name} read {count} of {}", readings.len());
             }
         }
+    }
+
+    #[test]
+    fn cards_taken_away_together_are_let_go_after_a_while() {
+        let mut s = Settler::new(SettleConfig::default());
+        let all: Vec<CardView> = (0..5).map(|k| up(["AS", "2S", "3S", "4S", "5S"][k], 72.0 * k as f64)).collect();
+        feed(&mut s, &row(all.clone()), 8).expect("settles");
+        let out = feed(&mut s, &row(all[..1].to_vec()), 30).expect("four cards gone settles in the end");
+        assert_eq!(out.changes.iter().filter(|c| c.kind == ChangeKind::Left).count(), 4);
     }
 
     #[test]
