@@ -81,10 +81,14 @@ fn deal(seed: u64, players: usize, varied: bool) -> Deal {
     }
     let (min, max) = layout.extent();
     let centre = Pt::new((min.x + max.x) / 2.0, (min.y + max.y) / 2.0);
-    // Seats left and right: the table's long side (y) runs along the frame's width.
-    let view_width = (max.y - min.y).max((max.x - min.x) * 1280.0 / 720.0) * 0.95;
+    // The table's longer side runs along the frame's width: for two seats the seats lie left and
+    // right, for more they lie along the top and bottom.
+    let (wide, deep) = (max.x - min.x, max.y - min.y);
+    let (along, across, quarter) =
+        if deep > wide { (deep, wide, std::f64::consts::FRAC_PI_2) } else { (wide, deep, 0.0) };
+    let view_width = along.max(across * 1280.0 / 720.0) * 0.95;
     let tilt = rng.random_range(0.0..0.2);
-    let turn = std::f64::consts::FRAC_PI_2 + rng.random_range(-0.05..0.05);
+    let turn = quarter + rng.random_range(-0.05..0.05);
     let mut scene = Scene::plain(cards, view_width, tilt);
     scene.camera = Camera::overhead(Size::new(1280, 720), centre, view_width, tilt, turn);
     scene.noise_seed = seed;
@@ -171,9 +175,10 @@ fn measure_placement_over_seeds() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
     let varied = std::env::var("VARIED").is_ok();
+    let players: usize = std::env::var("PLAYERS").ok().and_then(|p| p.parse().ok()).unwrap_or(2);
     let (mut right, mut right_with_backs) = (0, 0);
     for seed in 100..120 {
-        let d = deal(seed, 2, varied);
+        let d = deal(seed, players, varied);
         let frame = renderer.render(&d.scene).expect("renders");
         let found = detector.detect(&frame.image).expect("detects");
         let want = summary(&d.truth);
