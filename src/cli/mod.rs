@@ -6,6 +6,7 @@ mod minigame;
 mod omphala;
 mod referee;
 mod render;
+mod table;
 pub mod vision_cards;
 pub mod vision_symbols;
 
@@ -176,6 +177,8 @@ pub enum Command {
         #[command(subcommand)]
         command: minigame::MinigameCommand,
     },
+    /// Follow the table: print each change of its settled view as a JSON line.
+    Track(table::TrackArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -220,6 +223,9 @@ pub enum CalibrateCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// The table layout: each seat's rows, the deck and the discard pile, learnt from the deal
+    /// (the first settled frame where every seat shows 2 face-down and 5 face-up cards).
+    Table(table::CalibrateTableArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -270,6 +276,8 @@ pub fn run(cli: Cli) -> ExitCode {
             vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref(), back.as_deref())
         }
         Command::Calibrate(CalibrateCommand::Back { images, out }) => vision_cards::calibrate_back(&images, &out),
+        Command::Calibrate(CalibrateCommand::Table(args)) => table::calibrate(&input, &args),
+        Command::Track(args) => table::track(&input, &args),
         Command::Eval(EvalCommand::Cards { dir, enroll, back, alter }) => {
             vision_cards::eval(&dir, enroll.as_deref(), back.as_deref(), &alter)
         }

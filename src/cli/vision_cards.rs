@@ -43,7 +43,11 @@ pub fn set_readers(readers: Readers) {
     let _ = READERS.set(readers);
 }
 
-fn detector(enroll: Option<&Path>, profile: Option<&Path>, back: Option<&Path>) -> Result<CardDetector, ExitCode> {
+pub(crate) fn detector(
+    enroll: Option<&Path>,
+    profile: Option<&Path>,
+    back: Option<&Path>,
+) -> Result<CardDetector, ExitCode> {
     let mut detector = CardDetector::new().map_err(internal)?;
     if let Some(readers) = READERS.get() {
         detector.config.corner_reader = readers.corner.unwrap_or(detector.config.corner_reader);

@@ -120,12 +120,100 @@ impl TableLayout {
         TableLayout::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Parses and checks a layout: 2 to 6 seats, finite numbers, rows with a step, piles with a
+    /// radius, an invertible homography. The error names the line and the field.
     pub fn from_toml(text: &str) -> Result<TableLayout, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))
+        let layout: TableLayout = toml::from_str(text).map_err(|e| parse_error(text, &e))?;
+        layout.check().map_err(|(path, why)| match line_of(text, &path) {
+            Some(line) => format!("line {line}: {}: {why}", path.join(".")),
+            None => format!("{}: {why}", path.join(".")),
+        })?;
+        Ok(layout)
     }
 
+    /// The first thing wrong with the layout: the field's path and why.
+    fn check(&self) -> Result<(), (Vec<String>, String)> {
+        let path = |parts: &[&str]| parts.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        if !(2..=6).contains(&self.seats.len()) {
+            return Err((path(&["seats"]), format!("{} seats; a table has 2 to 6", self.seats.len())));
+        }
+        let finite = |v: f64, p: Vec<String>| {
+            if v.is_finite() { Ok(()) } else { Err((p, format!("{v} is not a finite number"))) }
+        };
+        for (i, seat) in self.seats.iter().enumerate() {
+            for (name, row) in [("front", seat.front), ("back", seat.back)] {
+                let at = |field: &[&str]| {
+                    let mut p = vec!["seats".to_string(), i.to_string(), name.to_string()];
+                    p.extend(field.iter().map(|f| f.to_string()));
+                    p
+                };
+                finite(row.first.x, at(&["first", "x"]))?;
+                finite(row.first.y, at(&["first", "y"]))?;
+                finite(row.step.x, at(&["step", "x"]))?;
+                finite(row.step.y, at(&["step", "y"]))?;
+                finite(row.angle, at(&["angle"]))?;
+                if row.step.x.hypot(row.step.y) < 1.0 {
+                    return Err((at(&["step"]), "a row's step must be at least 1 mm long".into()));
+                }
+            }
+        }
+        for (name, zone) in [("deck", self.deck), ("discard", self.discard)] {
+            finite(zone.centre.x, path(&[name, "centre", "x"]))?;
+            finite(zone.centre.y, path(&[name, "centre", "y"]))?;
+            finite(zone.radius, path(&[name, "radius"]))?;
+            if zone.radius <= 0.0 {
+                return Err((path(&[name, "radius"]), format!("{} is not a positive radius", zone.radius)));
+            }
+        }
+        for (r, row) in self.image_to_table.iter().enumerate() {
+            for v in row {
+                finite(*v, vec!["image_to_table".into(), r.to_string()])?;
+            }
+        }
+        let m = &self.image_to_table;
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        let scale = m.iter().flatten().fold(0.0f64, |a, v| a.max(v.abs()));
+        if scale == 0.0 || det.abs() <= 1e-12 * scale.powi(3) {
+            return Err((
+                path(&["image_to_table"]),
+                "the homography is singular (it maps the image onto a line)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The layout as the TOML file `from_toml` reads, commented (calibration/README.md).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).unwrap_or_default()
+        let num = |v: f64| {
+            if v.is_nan() {
+                "nan".to_string()
+            } else if v.is_infinite() {
+                if v > 0.0 { "inf".into() } else { "-inf".into() }
+            } else {
+                format!("{v:?}")
+            }
+        };
+        let pt = |p: Pt| format!("{{ x = {}, y = {} }}", num(p.x), num(p.y));
+        let row = |r: &Row| format!("{{ first = {}, step = {}, angle = {} }}", pt(r.first), pt(r.step), num(r.angle));
+        let matrix = self.image_to_table.map(|r| format!("[{}]", r.map(num).join(", "))).join(", ");
+        let mut out = String::new();
+        out.push_str("# Image pixels -> table millimetres: a row-major 3x3 homography.\n");
+        out.push_str(&format!("image_to_table = [{matrix}]\n"));
+        if self.seats.is_empty() {
+            out.push_str("seats = []\n");
+        }
+        for (name, zone) in [("deck", &self.deck), ("discard", &self.discard)] {
+            out.push_str(&format!("\n[{name}]\ncentre = {}\nradius = {}\n", pt(zone.centre), num(zone.radius)));
+        }
+        out.push_str(
+            "\n# Seats in play order. A row: its first slot's centre, the step to the next slot (mm), and\n\
+             # its cards' angle (radians: 0 upright, top away from a seat at the bottom; pi across).\n",
+        );
+        for seat in &self.seats {
+            out.push_str(&format!("[[seats]]\nfront = {}\nback = {}\n", row(&seat.front), row(&seat.back)));
+        }
+        out
     }
 
     pub fn image_to_table(&self) -> Homography {
@@ -147,6 +235,62 @@ impl TableLayout {
         let max = points.iter().fold(Pt::new(f64::MIN, f64::MIN), |m, p| Pt::new(m.x.max(p.x), m.y.max(p.y)));
         (Pt::new(min.x - margin, min.y - margin), Pt::new(max.x + margin, max.y + margin))
     }
+}
+
+/// toml's error on one line: "line L: `key = value`: what was wrong".
+fn parse_error(text: &str, e: &toml::de::Error) -> String {
+    let what = e.message().trim_end().replace('\n', " ");
+    let Some(span) = e.span() else {
+        return what;
+    };
+    let start = span.start.min(text.len());
+    let line = text[..start].matches('\n').count() + 1;
+    let quoted = text.lines().nth(line - 1).map(str::trim).unwrap_or("");
+    if quoted.is_empty() { format!("line {line}: {what}") } else { format!("line {line}: `{quoted}`: {what}") }
+}
+
+/// The line (1-based) of `text` that sets the field at `path` (or its nearest enclosing field
+/// written on one line): table headers and `key = value` lines are followed, array-of-tables
+/// headers counted.
+fn line_of(text: &str, path: &[String]) -> Option<usize> {
+    let mut header: Vec<String> = Vec::new();
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut best: Option<(usize, usize)> = None;
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        let here: Vec<String> = if let Some(name) = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")) {
+            let name = name.trim().to_string();
+            let count = counts.entry(name.clone()).or_insert(0);
+            *count += 1;
+            header = name.split('.').map(str::to_string).collect();
+            header.push((*count - 1).to_string());
+            header.clone()
+        } else if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            // A sub-table of the last array entry keeps that entry's index.
+            let mut parts: Vec<String> = Vec::new();
+            for part in name.trim().split('.') {
+                parts.push(part.trim().to_string());
+                if let Some(c) = counts
+                    .get(&parts.iter().filter(|p| p.parse::<usize>().is_err()).cloned().collect::<Vec<_>>().join("."))
+                {
+                    parts.push((c - 1).to_string());
+                }
+            }
+            header = parts;
+            header.clone()
+        } else if let Some((key, _)) = line.split_once('=') {
+            let mut p = header.clone();
+            p.extend(key.trim().split('.').map(|k| k.trim().trim_matches('"').to_string()));
+            p
+        } else {
+            continue;
+        };
+        let common = here.iter().zip(path).take_while(|(a, b)| a == b).count();
+        if common == here.len() && best.is_none_or(|(c, _)| common > c) {
+            best = Some((common, n + 1));
+        }
+    }
+    best.map(|(_, line)| line)
 }
 
 /// A seat centred at `x` on the side `side` (1: bottom, the seat looking up the view; -1: top).
@@ -196,6 +340,98 @@ mod tests {
                 assert!(!layout.deck.contains(*a) && !layout.discard.contains(*a));
             }
         }
+    }
+
+    proptest::proptest! {
+        /// Any layout of 2 to 6 seats with finite numbers and an invertible view is written and
+        /// read back unchanged.
+        #[test]
+        fn any_sound_layout_survives_its_file(
+            players in 2usize..=6,
+            shift in (-500.0f64..500.0, -500.0f64..500.0),
+            turn in -3.2f64..3.2,
+            perspective in (-1e-4f64..1e-4, -1e-4f64..1e-4),
+            radius in 1.0f64..200.0,
+        ) {
+            let mut layout = TableLayout::standard(players);
+            let (s, c) = turn.sin_cos();
+            layout.image_to_table = [[c, -s, shift.0], [s, c, shift.1], [perspective.0, perspective.1, 1.0]];
+            layout.deck.radius = radius;
+            layout.seats[0].front.angle = turn;
+            proptest::prop_assert_eq!(TableLayout::from_toml(&layout.to_toml()), Ok(layout));
+        }
+    }
+
+    #[test]
+    fn a_layout_survives_its_file() {
+        let mut layout = TableLayout::standard(3);
+        layout.image_to_table = [[0.9, 0.1, -400.0], [-0.05, 1.1, -300.0], [1e-5, 2e-5, 1.0]];
+        assert_eq!(TableLayout::from_toml(&layout.to_toml()), Ok(layout));
+    }
+
+    /// The standard file with its `n`th line (0-based) that contains `find` changed by `change`.
+    fn corrupt(find: &str, n: usize, change: impl Fn(&str) -> String) -> (String, usize) {
+        let text = TableLayout::standard(2).to_toml();
+        let mut hits = 0;
+        let mut at = 0;
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                if line.contains(find) {
+                    hits += 1;
+                    if hits == n + 1 {
+                        at = i + 1;
+                        return change(line);
+                    }
+                }
+                line.to_string()
+            })
+            .collect();
+        assert!(at > 0, "no line {n} with {find:?} in\n{text}");
+        (lines.join("\n"), at)
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_naming_the_line_and_the_field() {
+        // A string where a number belongs.
+        let (text, line) = corrupt("radius", 0, |l| l.replace("55.0", "\"wide\""));
+        let e = TableLayout::from_toml(&text).unwrap_err();
+        assert!(e.starts_with(&format!("line {line}:")) && e.contains("radius"), "{e}");
+        // A number that is no number.
+        let (text, line) = corrupt("radius", 1, |l| l.replace("55.0", "nan"));
+        let e = TableLayout::from_toml(&text).unwrap_err();
+        assert!(e.starts_with(&format!("line {line}: discard.radius")) && e.contains("finite"), "{e}");
+        let (text, line) = corrupt("angle", 1, |l| l.replace("angle = 0.0", "angle = inf"));
+        let e = TableLayout::from_toml(&text).unwrap_err();
+        assert!(e.starts_with(&format!("line {line}: seats.0.")) && e.contains("angle") && e.contains("finite"), "{e}");
+        // A field left out.
+        let (text, _) = corrupt("radius", 0, |_| String::new());
+        let e = TableLayout::from_toml(&text).unwrap_err();
+        assert!(e.contains("missing field `radius`"), "{e}");
+        // A homography that maps the image onto a line.
+        let (text, line) = corrupt("image_to_table", 0, |_| {
+            "image_to_table = [[1.0, 2.0, 0.0], [2.0, 4.0, 0.0], [0.0, 0.0, 1.0]]".into()
+        });
+        let e = TableLayout::from_toml(&text).unwrap_err();
+        assert!(e.starts_with(&format!("line {line}: image_to_table")) && e.contains("singular"), "{e}");
+    }
+
+    #[test]
+    fn a_table_of_no_seats_or_of_seven_is_refused() {
+        let mut layout = TableLayout::standard(6);
+        layout.seats.push(layout.seats[0]);
+        let e = TableLayout::from_toml(&layout.to_toml()).unwrap_err();
+        assert!(e.contains("seats") && e.contains("7 seats"), "{e}");
+        layout.seats.clear();
+        let e = TableLayout::from_toml(&layout.to_toml()).unwrap_err();
+        assert!(e.contains("0 seats"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_file_is_named() {
+        let e = TableLayout::load(std::path::Path::new("/nonexistent/table.toml")).unwrap_err();
+        assert!(e.starts_with("/nonexistent/table.toml: cannot read"), "{e}");
     }
 
     #[test]

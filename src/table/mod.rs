@@ -2,8 +2,15 @@
 //! and what the camera shows placed in those rows (`view`). Fed by `vision`, read by `referee`;
 //! knows nothing of the rules or the window.
 
+pub mod backs;
+pub mod calibrate;
 pub mod layout;
+pub mod place;
+pub mod settle;
 pub mod view;
 
+pub use calibrate::learn_layout;
 pub use layout::{Row, SeatZones, TableLayout, Zone};
+pub use place::{Sighting, place, place_frame, place_in_image, place_sightings};
+pub use settle::{Change, ChangeKind, Motion, MotionGate, Place, SettleConfig, Settled, Settler};
 pub use view::{CardView, EntityView, Face, SeatView, TableView};

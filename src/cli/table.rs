@@ -1,0 +1,216 @@
+//! `card-referee track` (each change of the settled view of the table, as JSON lines) and
+//! `calibrate table` (the table layout learnt from the deal).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use super::{InputArgs, bad_input};
+use crate::capture::{self, SourceSpec};
+use crate::table::{Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place_frame, place_in_image};
+use crate::vision::cards::CardDetection;
+
+#[derive(clap::Args, Debug)]
+pub struct TrackArgs {
+    /// A layout file (`calibrate table` writes one). Without it the standard layout is fitted
+    /// to the deal once one is seen; until then cards are reported in image pixels.
+    #[arg(long)]
+    pub layout: Option<PathBuf>,
+    /// Seats at the table, for fitting the standard layout to the deal.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// Stop after this many frames (a camera or the demo never ends by itself).
+    #[arg(long)]
+    pub frames: Option<u64>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CalibrateTableArgs {
+    /// Seats at the table.
+    #[arg(long)]
+    pub players: usize,
+    /// Where to write the layout (TOML, calibration/README.md).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Give up after this many frames.
+    #[arg(long, default_value_t = 3000)]
+    pub frames: u64,
+}
+
+/// The settler's distances: millimetres on the table, or pixels in the image (cards there are
+/// about as many pixels wide as millimetres at a whole-table view).
+fn settle_config(fps: f64) -> SettleConfig {
+    SettleConfig::for_fps(fps)
+}
+
+/// One change as a JSON object: frame, time, units, event, track, place, face, card, position.
+pub fn change_json(change: &Change, frame: u64, time: f64, units: &str) -> Value {
+    let mut out = json!({
+        "frame": frame,
+        "time": (time * 1000.0).round() / 1000.0,
+        "event": change.kind,
+        "track": change.track,
+    });
+    let map = out.as_object_mut().expect("an object");
+    if let Ok(Value::Object(place)) = serde_json::to_value(change.place) {
+        map.extend(place);
+    }
+    map.insert("face".into(), json!(change.card.face));
+    map.insert("card".into(), json!(change.card.card.map(|c| c.to_string())));
+    if change.place != crate::table::Place::Deck {
+        let round = |v: f64| (v * 10.0).round() / 10.0;
+        map.insert("x".into(), json!(round(change.card.centre.x)));
+        map.insert("y".into(), json!(round(change.card.centre.y)));
+        map.insert("units".into(), json!(units));
+    }
+    out
+}
+
+/// `track --source S [--layout FILE] [--players N]`.
+pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
+    let mut layout = match &args.layout {
+        Some(path) => match TableLayout::load(path) {
+            Ok(layout) => Some(layout),
+            Err(e) => return bad_input(e),
+        },
+        None => None,
+    };
+    if layout.is_none() && !(2..=6).contains(&args.players) {
+        return bad_input(format!("--players {}: a table has 2 to 6", args.players));
+    }
+    if layout.is_none() {
+        eprintln!(
+            "# no --layout: cards are reported in image pixels (\"units\": \"px\", all loose) until a deal of {} seats \
+             (2 face down and 5 face up each) settles and the standard layout is fitted to it",
+            args.players
+        );
+    }
+    let mut run = match Run::open(input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let mut settler = Settler::new(settle_config(run.fps));
+    let limit = args.frames.unwrap_or(u64::MAX);
+    while run.count < limit {
+        let (detections, motion, frame, time) = match run.next() {
+            Ok(Some(next)) => next,
+            Ok(None) => break,
+            Err(code) => return code,
+        };
+        let view = match &layout {
+            Some(l) => match place_frame(&run.image, &detections, l) {
+                Ok(view) => view,
+                Err(e) => {
+                    eprintln!("error: frame {frame}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+            None => place_in_image(&detections),
+        };
+        let Some(settled) = settler.push(view, motion) else {
+            continue;
+        };
+        let units = if layout.is_some() { "mm" } else { "px" };
+        for change in &settled.changes {
+            println!("{}", change_json(change, frame, time, units));
+        }
+        if layout.is_none()
+            && let Ok(learnt) = learn_layout(&detections, args.players)
+        {
+            println!("{}", json!({"frame": frame, "event": "layout", "seats": learnt.seats.len(), "units": "mm"}));
+            layout = Some(learnt);
+            settler = Settler::new(settle_config(run.fps));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `calibrate table --source S --players N --out FILE`.
+pub fn calibrate(input: &InputArgs, args: &CalibrateTableArgs) -> ExitCode {
+    if !(2..=6).contains(&args.players) {
+        return bad_input(format!("--players {}: a table has 2 to 6", args.players));
+    }
+    let mut run = match Run::open(input) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let mut settler = Settler::new(settle_config(run.fps));
+    let mut last_error = String::from("the table never settled");
+    while run.count < args.frames {
+        let (detections, motion, _, _) = match run.next() {
+            Ok(Some(next)) => next,
+            Ok(None) => break,
+            Err(code) => return code,
+        };
+        if settler.push(place_in_image(&detections), motion).is_none() {
+            continue;
+        }
+        match learn_layout(&detections, args.players) {
+            Ok(layout) => return write_layout(&layout, &args.out),
+            Err(e) => last_error = e,
+        }
+    }
+    bad_input(format!("no settled frame showed a deal of {} seats ({last_error})", args.players))
+}
+
+fn write_layout(layout: &TableLayout, out: &Path) -> ExitCode {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return bad_input(format!("cannot create '{}': {e}", dir.display()));
+    }
+    let text = format!(
+        "# card-referee table layout: {} seats (calibration/README.md describes the fields)\n{}",
+        layout.seats.len(),
+        layout.to_toml()
+    );
+    match std::fs::write(out, text) {
+        Ok(()) => {
+            println!("wrote {} ({} seats)", out.display(), layout.seats.len());
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(format!("cannot write '{}': {e}", out.display())),
+    }
+}
+
+/// A source, the card detector and the motion gate, frame by frame.
+struct Run {
+    source: Box<dyn capture::FrameSource>,
+    detector: crate::vision::cards::CardDetector,
+    gate: MotionGate,
+    fps: f64,
+    count: u64,
+    /// The last frame read.
+    image: opencv::core::Mat,
+}
+
+type Step = (Vec<CardDetection>, crate::table::Motion, u64, f64);
+
+impl Run {
+    fn open(input: &InputArgs) -> Result<Run, ExitCode> {
+        let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
+        let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
+        let detector = super::vision_cards::detector(None, None, None)?;
+        let fps = source.nominal_fps().unwrap_or(30.0);
+        Ok(Run { source, detector, gate: MotionGate::new(), fps, count: 0, image: opencv::core::Mat::default() })
+    }
+
+    fn next(&mut self) -> Result<Option<Step>, ExitCode> {
+        let frame = match self.source.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(bad_input(e)),
+        };
+        self.count += 1;
+        let internal = |e: opencv::Error| {
+            eprintln!("error: frame {}: {e}", frame.index);
+            ExitCode::FAILURE
+        };
+        let detections = self.detector.detect(&frame.image).map_err(internal)?;
+        let motion = self.gate.measure(&frame.image).map_err(internal)?;
+        let step = (detections, motion, frame.index, frame.time.as_secs_f64());
+        self.image = frame.image;
+        Ok(Some(step))
+    }
+}

@@ -1,0 +1,534 @@
+//! One frame's detections placed on the table: each card's centre mapped into table millimetres
+//! and put in the row, pile or loose list it lies in; a modifier joined to the card it overlaps;
+//! a stack of two offset backs (a shielded Front Row entity, which the reader sees as one long
+//! outline) told from a lone back by its length.
+
+use opencv::core::Mat;
+
+use crate::cards::Card;
+use crate::render::face::{self, FaceStyle};
+use crate::render::geometry::{Homography, Pt, quad_contains};
+use crate::render::scene::CARD_MM;
+use crate::vision::cards::{CardDetection, Face as SeenFace};
+
+use super::backs;
+use super::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
+use super::view::{CardView, EntityView, Face, SeatView, TableView};
+
+/// How far a modifier's centre lies from its base's, millimetres (about 37).
+pub const MODIFIER_MM: f64 = MODIFIER_OFFSET * CARD_MM.1;
+/// An outline at least this long is two cards stacked end over end (a lone card is 88 mm long,
+/// a base with its modifier 88 + 37 = 125 mm): halfway between the two.
+const STACK_MIN_MM: f64 = CARD_MM.1 + MODIFIER_MM / 2.0;
+/// Longer than this, an outline is no stack of two but something else (cards merged in a row).
+const STACK_MAX_MM: f64 = CARD_MM.1 + MODIFIER_MM * 2.0;
+/// How far from a row's line (millimetres, measured toward the seat) a card still belongs to it:
+/// a base lies on the line, a modifier 37 mm toward the seat, and the rows are 140 mm apart.
+const ROW_BAND_MM: (f64, f64) = (-45.0, MODIFIER_MM + 35.0);
+/// How many slots past the last drawn one a row may run (retired entities go to the right end).
+const EXTRA_SLOTS: f64 = 4.0;
+/// Two sightings closer than this are one card (an outline and an index read apart from it).
+const SAME_CARD_MM: f64 = 20.0;
+/// A modifier lies `MODIFIER_MM` toward the seat from its base, give or take this.
+const MODIFIER_SLACK_MM: f64 = 15.0;
+
+/// One detected card on the table plane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sighting {
+    /// Table millimetres: the outline's centre, or the index box's when no outline was found.
+    pub centre: Pt,
+    pub face: Face,
+    pub card: Option<Card>,
+    pub confidence: f32,
+    /// The outline in table millimetres, when the reader found one.
+    pub outline: Option<[Pt; 4]>,
+    /// Where the reading came from: the first index box read, table millimetres.
+    pub index: Option<Pt>,
+}
+
+impl Sighting {
+    /// A detection mapped through `image_to_table`; `None` when it has neither outline nor index
+    /// box, or maps to no finite point (behind the camera's horizon).
+    pub fn from_detection(d: &CardDetection, image_to_table: &Homography) -> Option<Sighting> {
+        let outline = d.quad.map(|q| q.map(|[x, y]| image_to_table.apply(Pt::new(f64::from(x), f64::from(y)))));
+        let centre = match &outline {
+            Some(o) => quad_centre(o),
+            None => {
+                let [x, y, w, h] = d.index_boxes.first()?.map(f64::from);
+                image_to_table.apply(Pt::new(x + w / 2.0, y + h / 2.0))
+            }
+        };
+        let finite = |p: &Pt| p.x.is_finite() && p.y.is_finite();
+        if !finite(&centre) || outline.is_some_and(|o| !o.iter().all(finite)) {
+            return None;
+        }
+        let face = match d.face {
+            SeenFace::Up => Face::Up,
+            SeenFace::Down => Face::Down,
+        };
+        let index = d.index_boxes.first().map(|b| {
+            let [x, y, w, h] = b.map(f64::from);
+            image_to_table.apply(Pt::new(x + w / 2.0, y + h / 2.0))
+        });
+        Some(Sighting { centre, face, card: d.card, confidence: d.confidence, outline, index })
+    }
+
+    /// The outline's mean long side and mean short side, millimetres.
+    pub fn size(&self) -> Option<(f64, f64)> {
+        let o = self.outline.as_ref()?;
+        let a = (o[0].distance(o[1]) + o[2].distance(o[3])) / 2.0;
+        let b = (o[1].distance(o[2]) + o[3].distance(o[0])) / 2.0;
+        Some((a.max(b), a.min(b)))
+    }
+
+    /// Whether the outline is two cards stacked end over end, one offset by a modifier's offset.
+    fn is_stack(&self) -> bool {
+        self.size().is_some_and(|(long, short)| {
+            (STACK_MIN_MM..=STACK_MAX_MM).contains(&long) && (short - CARD_MM.0).abs() < CARD_MM.0 * 0.3
+        })
+    }
+
+    fn view(&self) -> CardView {
+        CardView { face: self.face, card: if self.face == Face::Up { self.card } else { None }, centre: self.centre }
+    }
+}
+
+fn quad_centre(q: &[Pt; 4]) -> Pt {
+    Pt::new(q.iter().map(|p| p.x).sum::<f64>() / 4.0, q.iter().map(|p| p.y).sum::<f64>() / 4.0)
+}
+
+/// One frame's detections placed in `layout`.
+pub fn place(detections: &[CardDetection], layout: &TableLayout) -> TableView {
+    let h = layout.image_to_table();
+    let sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
+    place_sightings(&sightings, layout)
+}
+
+/// One frame placed: the reader's detections, and the Front Rows' backs it missed, found in the
+/// frame itself (see `backs`). What the referee should use when it has the frame.
+pub fn place_frame(frame: &Mat, detections: &[CardDetection], layout: &TableLayout) -> opencv::Result<TableView> {
+    let h = layout.image_to_table();
+    let mut sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
+    backs::add_missed_backs(&mut sightings, backs::front_row_backs(frame, layout)?);
+    Ok(place_sightings(&sightings, layout))
+}
+
+/// Without a layout: every card loose, at its centre in image pixels.
+pub fn place_in_image(detections: &[CardDetection]) -> TableView {
+    let loose = detections
+        .iter()
+        .filter_map(|d| Sighting::from_detection(d, &Homography::IDENTITY))
+        .map(|s| s.view())
+        .collect();
+    TableView { loose, ..TableView::default() }
+}
+
+/// Where a sighting lies: a row of a seat, a pile, or nowhere.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Spot {
+    Row { seat: usize, front: bool },
+    Deck,
+    Discard,
+    Loose,
+}
+
+/// Sightings already in table millimetres placed in `layout`.
+pub fn place_sightings(sightings: &[Sighting], layout: &TableLayout) -> TableView {
+    let mut view = TableView { seats: vec![SeatView::default(); layout.seats.len()], ..TableView::default() };
+    let mut rows: Vec<[Vec<Piece>; 2]> = vec![[Vec::new(), Vec::new()]; layout.seats.len()];
+    let mut discard = Vec::new();
+    for piece in merge_duplicates(sightings) {
+        let s = &piece.s;
+        match spot(s, layout) {
+            Spot::Row { seat, front } => rows[seat][usize::from(front)].push(piece),
+            Spot::Deck if s.face == Face::Down => view.deck = true,
+            Spot::Deck => view.loose.push(s.view()),
+            Spot::Discard => discard.push(piece.s),
+            Spot::Loose => view.loose.push(s.view()),
+        }
+    }
+    for (seat, [back, front]) in rows.into_iter().enumerate() {
+        let zones = layout.seats[seat];
+        view.seats[seat].back = row_entities(back, &zones.back);
+        view.seats[seat].front = row_entities(front, &zones.front);
+    }
+    view.discard = discard_top(&discard).map(Sighting::view);
+    view.loose.sort_by(|a, b| a.centre.y.total_cmp(&b.centre.y).then(a.centre.x.total_cmp(&b.centre.x)));
+    view
+}
+
+/// Which spot a card lies in: a pile's zone first, then the nearest row whose band holds it.
+fn spot(s: &Sighting, layout: &TableLayout) -> Spot {
+    if layout.deck.contains(s.centre) {
+        return Spot::Deck;
+    }
+    if layout.discard.contains(s.centre) {
+        return Spot::Discard;
+    }
+    let mut best: Option<(f64, Spot)> = None;
+    for (seat, zones) in layout.seats.iter().enumerate() {
+        for (row, front) in [(&zones.back, false), (&zones.front, true)] {
+            let (along, across) = locate_toward_seat(row, s.centre);
+            if !(ROW_BAND_MM.0..=ROW_BAND_MM.1).contains(&across)
+                || along < -0.5
+                || along > ROW_SLOTS as f64 - 0.5 + EXTRA_SLOTS
+            {
+                continue;
+            }
+            // Distance from the strip between the base line and the modifiers' line, plus how far
+            // the card lies past the drawn slots.
+            let off_line = (-across).max(across - MODIFIER_MM).max(0.0);
+            let past_end = (along - (ROW_SLOTS as f64 - 0.5)).max(0.0) * SLOT_MM;
+            let cost = off_line + past_end;
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, Spot::Row { seat, front }));
+            }
+        }
+    }
+    best.map_or(Spot::Loose, |(_, spot)| spot)
+}
+
+/// `Row::locate`, with "across" positive toward the row's seat (the side its modifiers lie on).
+fn locate_toward_seat(row: &Row, p: Pt) -> (f64, f64) {
+    let (along, across) = row.locate(p);
+    let (_, modifier_side) = row.locate(row.modifier_at(row.first));
+    (along, across * modifier_side.signum())
+}
+
+/// The unit vector from a base toward where its modifier lies.
+fn toward_seat(row: &Row) -> Pt {
+    let m = row.modifier_at(Pt::new(0.0, 0.0));
+    let len = m.x.hypot(m.y);
+    Pt::new(m.x / len, m.y / len)
+}
+
+/// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
+/// millimetres (the renderer's default face; real decks put the index about there too).
+fn index_to_centre() -> Pt {
+    let width = 600;
+    let bx = face::index_box(width, &FaceStyle::default());
+    let (w, h) = face::face_size(width);
+    let mm = CARD_MM.0 / f64::from(width);
+    let index = Pt::new(f64::from(bx.x) + f64::from(bx.width) / 2.0, f64::from(bx.y) + f64::from(bx.height) / 2.0);
+    Pt::new((f64::from(w) / 2.0 - index.x) * mm, (f64::from(h) / 2.0 - index.y) * mm)
+}
+
+/// A row's sightings as entities in order along the row: stacks split into base and modifier,
+/// an index read without its outline moved to its card's centre, a modifier joined to its base.
+fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
+    let mut cards: Vec<CardView> = Vec::new();
+    let mut indices = Vec::new();
+    for piece in pieces {
+        if piece.s.outline.is_some() {
+            cards.extend(split_outline(&piece, row));
+        } else {
+            indices.push(piece.s);
+        }
+    }
+    for s in indices {
+        index_card(&s, row, &mut cards);
+    }
+    let located: Vec<(f64, f64)> = cards.iter().map(|c| locate_toward_seat(row, c.centre)).collect();
+    let mut order: Vec<usize> = (0..cards.len()).collect();
+    order.sort_by(|&a, &b| located[a].1.total_cmp(&located[b].1));
+    let mut modifier_of: Vec<Option<usize>> = vec![None; cards.len()];
+    let mut used = vec![false; cards.len()];
+    // Nearest the row line first: a base takes the card lying a modifier's offset toward the seat.
+    for &base in &order {
+        if used[base] {
+            continue;
+        }
+        let (along, across) = located[base];
+        let partner = order.iter().copied().filter(|&m| m != base && !used[m]).find(|&m| {
+            let (m_along, m_across) = located[m];
+            ((m_along - along) * SLOT_MM).abs() < MODIFIER_SLACK_MM
+                && (m_across - across - MODIFIER_MM).abs() < MODIFIER_SLACK_MM
+        });
+        used[base] = true;
+        if let Some(m) = partner {
+            used[m] = true;
+            modifier_of[base] = Some(m);
+        }
+    }
+    let modifiers: Vec<usize> = modifier_of.iter().flatten().copied().collect();
+    let mut entities: Vec<(f64, EntityView)> = (0..cards.len())
+        .filter(|i| !modifiers.contains(i))
+        .map(|i| (located[i].0, EntityView { base: cards[i], modifier: modifier_of[i].map(|m| cards[m]) }))
+        .collect();
+    entities.sort_by(|a, b| a.0.total_cmp(&b.0));
+    entities.into_iter().map(|(_, e)| e).collect()
+}
+
+/// The cards one outline holds in a row: one card; two cards stacked end over end across the row
+/// (a base and its modifier: the reading is the top card's, whose whole face shows, and the
+/// base's is an index read apart); or cards side by side along the row, whose outlines the
+/// reader merged (cards lying close, with no edge between them it can see).
+fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
+    let s = &piece.s;
+    let Some(outline) = s.outline else {
+        return vec![s.view()];
+    };
+    let (u, d) = (unit(row.step), toward_seat(row));
+    let dot = |a: Pt, b: Pt| a.x * b.x + a.y * b.y;
+    let along: Vec<f64> = outline.iter().map(|p| dot(*p, u)).collect();
+    let across: Vec<f64> = outline.iter().map(|p| dot(*p, d)).collect();
+    let span = |v: &[f64]| {
+        let (lo, hi) = v.iter().fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(*x), hi.max(*x)));
+        (hi - lo, (hi + lo) / 2.0)
+    };
+    let ((along_len, along_mid), (across_len, across_mid)) = (span(&along), span(&across));
+    let at = |a: f64, c: f64| Pt::new(u.x * a + d.x * c, u.y * a + d.y * c);
+    let columns = if along_len > CARD_MM.0 + SLOT_MM / 2.0 && across_len < STACK_MIN_MM {
+        ((along_len - CARD_MM.0) / SLOT_MM).round() as usize + 1
+    } else {
+        1
+    };
+    if columns > 1 {
+        let gap = (along_len - CARD_MM.0) / (columns - 1) as f64;
+        let first = along_mid - gap * (columns - 1) as f64 / 2.0;
+        let centres: Vec<Pt> = (0..columns).map(|k| at(first + gap * k as f64, across_mid)).collect();
+        // Face up, the reading is the card's whose index was read; the others are unread.
+        let read = s
+            .index
+            .and_then(|i| (0..columns).min_by(|&a, &b| centres[a].distance(i).total_cmp(&centres[b].distance(i))));
+        return centres
+            .iter()
+            .enumerate()
+            .map(|(k, &centre)| CardView {
+                face: s.face,
+                card: if read == Some(k) { s.view().card } else { None },
+                centre,
+            })
+            .collect();
+    }
+    let stacked = (STACK_MIN_MM..=STACK_MAX_MM).contains(&across_len) && along_len < CARD_MM.0 * 1.35;
+    if !stacked {
+        return vec![s.view()];
+    }
+    let half = MODIFIER_MM / 2.0;
+    let base = CardView { face: s.face, card: piece.base_card, centre: at(along_mid, across_mid - half) };
+    let top = CardView { centre: at(along_mid, across_mid + half), ..s.view() };
+    vec![base, top]
+}
+
+fn unit(v: Pt) -> Pt {
+    let len = v.x.hypot(v.y).max(1e-9);
+    Pt::new(v.x / len, v.y / len)
+}
+
+/// An index read apart from any outline, as a card of the row: it is the top-left index of a
+/// card lying there or the bottom-right one (a modifier's top-left index may be hidden in the
+/// shade of its base), whichever puts the card on the row. Landing on a card already found, it
+/// names that card if unread.
+fn index_card(s: &Sighting, row: &Row, cards: &mut Vec<CardView>) {
+    let offset = Homography::rotation(row.angle).apply(index_to_centre());
+    let hypotheses =
+        [Pt::new(s.centre.x + offset.x, s.centre.y + offset.y), Pt::new(s.centre.x - offset.x, s.centre.y - offset.y)];
+    for h in hypotheses {
+        if let Some(c) = cards.iter_mut().find(|c| c.centre.distance(h) < SAME_CARD_MM) {
+            if c.face == Face::Up && c.card.is_none() && s.face == Face::Up {
+                c.card = s.card;
+            }
+            return;
+        }
+    }
+    let off_line = |p: Pt| {
+        let (_, across) = locate_toward_seat(row, p);
+        (-across).max(across - MODIFIER_MM).max(0.0)
+    };
+    let centre = if off_line(hypotheses[1]) < off_line(hypotheses[0]) { hypotheses[1] } else { hypotheses[0] };
+    cards.push(CardView { centre, ..s.view() });
+}
+
+/// A sighting after merging: an index read inside a stack's outline is its base's reading.
+#[derive(Clone, Debug)]
+struct Piece {
+    s: Sighting,
+    base_card: Option<Card>,
+}
+
+/// One card per physical card: an index read without an outline but inside one belongs to that
+/// outline's card (naming it if unread), and outlines closer than `SAME_CARD_MM` are one card.
+fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
+    let rank = |s: &Sighting| (s.card.is_some(), s.confidence);
+    let mut bodies: Vec<&Sighting> = sightings.iter().filter(|s| s.outline.is_some()).collect();
+    bodies.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
+    let mut kept: Vec<Piece> = Vec::new();
+    for s in bodies {
+        if !kept.iter().any(|k| k.s.centre.distance(s.centre) < SAME_CARD_MM) {
+            kept.push(Piece { s: s.clone(), base_card: None });
+        }
+    }
+    let mut indices: Vec<&Sighting> = sightings.iter().filter(|s| s.outline.is_none()).collect();
+    indices.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
+    for s in indices {
+        // An index in the corner of an unread card lies over the card beneath too: the unread one
+        // takes it.
+        let contains = |k: &Piece| k.s.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre));
+        let unread = |k: &Piece| k.s.card.is_none() && k.s.face == Face::Up;
+        let inside = kept.iter().position(|k| contains(k) && unread(k)).or_else(|| kept.iter().position(contains));
+        let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
+        match inside.map(|i| &mut kept[i]) {
+            Some(k) if k.s.is_stack() && k.s.face == Face::Up => k.base_card = k.base_card.or(s.card),
+            Some(k) if k.s.card.is_none() && k.s.face == Face::Up && s.face == Face::Up => k.s.card = s.card,
+            Some(_) => {}
+            None if twin => {}
+            None => kept.push(Piece { s: s.clone(), base_card: None }),
+        }
+    }
+    kept
+}
+
+/// The discard pile's top card: a face-up card read, with its whole outline, surest first; else
+/// any face-up card; else whatever lies there.
+fn discard_top(pile: &[Sighting]) -> Option<&Sighting> {
+    let rank =
+        |s: &Sighting| (s.face == Face::Up, s.outline.is_some() && s.card.is_some(), s.card.is_some(), s.confidence);
+    pile.iter().max_by(|a, b| rank(a).partial_cmp(&rank(b)).unwrap_or(std::cmp::Ordering::Equal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::scene::PlacedCard;
+
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    /// A sighting of a card lying at `centre` turned by `angle`, as the reader would give it.
+    fn seen(code: Option<&str>, face: Face, centre: Pt, angle: f64) -> Sighting {
+        let placed = PlacedCard { card: card("2C"), face_up: true, centre, angle };
+        Sighting {
+            centre,
+            face,
+            card: code.map(card),
+            confidence: 0.9,
+            outline: Some(placed.corners_mm()),
+            index: None,
+        }
+    }
+
+    /// Two cards stacked end over end, seen as one outline.
+    fn stack(face: Face, base: Pt, row: &Row) -> Sighting {
+        let m = row.modifier_at(base);
+        let lower = PlacedCard { card: card("2C"), face_up: true, centre: base, angle: row.angle }.corners_mm();
+        let upper = PlacedCard { card: card("2C"), face_up: true, centre: m, angle: row.angle }.corners_mm();
+        let outline = [lower[0], lower[1], upper[2], upper[3]];
+        Sighting {
+            centre: quad_centre(&outline),
+            face,
+            card: None,
+            confidence: 0.8,
+            outline: Some(outline),
+            index: None,
+        }
+    }
+
+    #[test]
+    fn cards_go_to_their_rows_in_order_and_piles_and_loose_cards_apart() {
+        let layout = TableLayout::standard(2);
+        let far = layout.seats[1];
+        let near = layout.seats[0];
+        let sightings = vec![
+            seen(Some("9S"), Face::Up, far.back.slot(2), far.back.angle),
+            seen(Some("3H"), Face::Up, far.back.slot(0), far.back.angle),
+            seen(None, Face::Down, near.front.slot(1), near.front.angle),
+            seen(None, Face::Down, near.front.slot(0), near.front.angle),
+            seen(None, Face::Down, layout.deck.centre, 0.3),
+            seen(Some("KD"), Face::Up, layout.discard.centre, 0.1),
+            seen(Some("AC"), Face::Up, Pt::new(900.0, 900.0), 0.0),
+        ];
+        let view = place_sightings(&sightings, &layout);
+        let names: Vec<Option<Card>> = view.seats[1].back.iter().map(|e| e.base.card).collect();
+        assert_eq!(names, vec![Some(card("3H")), Some(card("9S"))]);
+        assert_eq!(view.seats[0].front.len(), 2);
+        assert!(view.seats[0].front[0].base.centre.distance(near.front.slot(0)) < 1e-9);
+        assert!(view.deck);
+        assert_eq!(view.discard.and_then(|c| c.card), Some(card("KD")));
+        assert_eq!(view.loose.len(), 1);
+        assert!(view.seats[0].back.is_empty() && view.seats[1].front.is_empty());
+    }
+
+    #[test]
+    fn a_card_over_the_lower_part_of_another_is_its_modifier() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            let base = row.slot(3);
+            let sightings = vec![
+                seen(Some("7C"), Face::Up, base, row.angle),
+                seen(Some("5H"), Face::Up, row.modifier_at(base), row.angle),
+                seen(Some("8C"), Face::Up, row.slot(4), row.angle),
+            ];
+            let view = place_sightings(&sightings, &layout);
+            let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+            assert_eq!(back.len(), 2);
+            assert_eq!(back[0].base.card, Some(card("7C")));
+            assert_eq!(back[0].modifier.and_then(|m| m.card), Some(card("5H")));
+            assert_eq!(back[1].modifier, None);
+        }
+    }
+
+    #[test]
+    fn a_long_outline_of_backs_is_a_shielded_entity_and_a_card_long_one_a_lone_back() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.front;
+            let sightings = vec![stack(Face::Down, row.slot(0), &row), seen(None, Face::Down, row.slot(1), row.angle)];
+            let view = place_sightings(&sightings, &layout);
+            let front = &view.seats.iter().find(|s| !s.front.is_empty()).unwrap().front;
+            assert_eq!(front.len(), 2, "{front:?}");
+            let shielded = front[0].modifier.expect("a modifier");
+            assert_eq!((front[0].base.face, shielded.face), (Face::Down, Face::Down));
+            assert!(front[0].base.centre.distance(row.slot(0)) < 1.0);
+            assert!(shielded.centre.distance(row.modifier_at(row.slot(0))) < 1.0);
+            assert_eq!(front[1].modifier, None);
+        }
+    }
+
+    #[test]
+    fn an_index_read_without_its_outline_counts_at_its_card_s_centre() {
+        let layout = TableLayout::standard(2);
+        let row = layout.seats[1].back;
+        let offset = Homography::rotation(row.angle).apply(index_to_centre());
+        let index = Pt::new(row.slot(2).x - offset.x, row.slot(2).y - offset.y);
+        let sightings = vec![
+            Sighting {
+                centre: index,
+                face: Face::Up,
+                card: Some(card("QS")),
+                confidence: 0.8,
+                outline: None,
+                index: None,
+            },
+            seen(Some("2D"), Face::Up, row.modifier_at(row.slot(2)), row.angle),
+        ];
+        let view = place_sightings(&sightings, &layout);
+        let back = &view.seats[1].back;
+        assert_eq!(back.len(), 1, "{back:?}");
+        assert_eq!(back[0].base.card, Some(card("QS")));
+        assert!(back[0].base.centre.distance(row.slot(2)) < 1.0);
+        assert_eq!(back[0].modifier.and_then(|m| m.card), Some(card("2D")));
+    }
+
+    #[test]
+    fn an_index_read_inside_an_unread_outline_names_it() {
+        let layout = TableLayout::standard(2);
+        let p = layout.seats[0].back.slot(1);
+        let sightings = vec![
+            seen(None, Face::Up, p, 0.0),
+            Sighting {
+                centre: Pt::new(p.x - 20.0, p.y - 25.0),
+                face: Face::Up,
+                card: Some(card("4S")),
+                confidence: 0.7,
+                outline: None,
+                index: None,
+            },
+        ];
+        let view = place_sightings(&sightings, &layout);
+        assert_eq!(view.seats[0].back.len(), 1);
+        assert_eq!(view.seats[0].back[0].base.card, Some(card("4S")));
+    }
+}
