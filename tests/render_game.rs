@@ -48,6 +48,14 @@ struct SeatSeen {
     front: Vec<(Card, bool, Option<Card>)>,
 }
 
+/// A Front Row slot as seen: the base (and whether face up), the modifier.
+type FrontSlot = (Option<(Card, bool)>, Option<Card>);
+
+struct Seen {
+    card: Card,
+    face_up: bool,
+}
+
 #[derive(Debug, Default)]
 struct TableSeen {
     seats: Vec<SeatSeen>,
@@ -55,15 +63,20 @@ struct TableSeen {
     deck: bool,
 }
 
-/// Places every card of the ground truth in the layout's rows and piles.
-fn read_table(truth: &[CardTruth], layout: &TableLayout) -> TableSeen {
+/// The ground truth's cards: identity, face, centre on the table.
+fn truth_on_table(truth: &[CardTruth], layout: &TableLayout) -> Vec<(Card, bool, Pt)> {
     let to_table = layout.image_to_table();
+    truth.iter().map(|t| (t.card, t.face_up, table_centre(t, &to_table))).collect()
+}
+
+/// Places every card in the layout's rows and piles.
+fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
     let mut seen =
         TableSeen { seats: layout.seats.iter().map(|_| SeatSeen::default()).collect(), ..Default::default() };
     let mut back: Vec<Vec<(Option<Card>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
-    let mut front: Vec<Vec<(Option<(Card, bool)>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
-    for t in truth {
-        let p = table_centre(t, &to_table);
+    let mut front: Vec<Vec<FrontSlot>> = vec![vec![(None, None); 12]; layout.seats.len()];
+    for &(card, face_up, p) in cards {
+        let t = Seen { card, face_up };
         if layout.discard.contains(p) {
             assert!(t.face_up, "{} lies face down on the discard pile", t.card);
             seen.discard_top = Some(t.card);
@@ -147,8 +160,15 @@ fn check_rest(seen: &TableSeen, state: &GameState, face_up: &BTreeSet<(usize, us
 
 /// Replays `name` beside its video and checks every rest frame's ground truth.
 fn every_rest_matches_the_engine(name: &str, seed: u64) -> GameVideo {
-    let mut video = video(name, seed);
-    let record = parse(&std::fs::read_to_string(data(name)).unwrap()).unwrap();
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    rests_match_the_engine(&text, seed, true)
+}
+
+/// Replays a record beside its video and checks every rest frame: the rendered ground truth
+/// (`render`), or the cards as laid out.
+fn rests_match_the_engine(text: &str, seed: u64, render: bool) -> GameVideo {
+    let mut video = GameVideo::from_text(text, &small(seed)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let record = parse(text).unwrap();
     let inputs: std::collections::HashMap<usize, _> = record.inputs().into_iter().map(|(i, x)| (i + 1, x)).collect();
     let mut state = GameState::new(record.options());
     let mut tie_break_up = BTreeSet::new();
@@ -181,8 +201,12 @@ fn every_rest_matches_the_engine(name: &str, seed: u64) -> GameVideo {
         if entry.end < entry.rest_until {
             assert!(video.cards_at(entry.end + 1).1.is_none(), "the rest after {entry:?} starts without a hand");
         }
-        let rendered = video.render(entry.rest_until).unwrap();
-        check_rest(&read_table(&rendered.truth, &video.layout), &state, &face_up, entry);
+        let cards = if render {
+            truth_on_table(&video.render(entry.rest_until).unwrap().truth, &video.layout)
+        } else {
+            video.cards_at(entry.rest_until).0.iter().map(|c| (c.card, c.face_up, c.centre)).collect()
+        };
+        check_rest(&read_table(&cards, &video.layout), &state, &face_up, entry);
     }
     video
 }
@@ -214,6 +238,23 @@ fn failed_attacks_discards_resets_and_battles_show_as_the_engine_says() {
 }
 
 #[test]
+fn random_games_of_two_to_four_seats_lay_every_card_where_the_engine_says() {
+    use card_referee::rules::omphala::RuleOptions;
+    use card_referee::rules::omphala::simulate::{RecordOptions, play_recorded};
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+    let how = RecordOptions { max_turns: Some(40), illegal: 3 };
+    let mut illegal = 0;
+    for (i, players) in [2, 3, 4, 2, 3, 4].into_iter().enumerate() {
+        let game = play_recorded(&mut rng, players, RuleOptions::default(), &how).unwrap();
+        let video = rests_match_the_engine(&game.record.to_string(), i as u64, false);
+        illegal += video.timeline().iter().filter(|e| e.kind == Kind::Undo).count();
+        assert_eq!(video.timeline().iter().filter(|e| e.kind == Kind::Illegal).count(), game.illegal);
+    }
+    assert!(illegal > 0);
+}
+
+#[test]
 fn an_illegal_comment_is_acted_out_then_put_back() {
     let mut video = video("games/short-2p.txt", 8);
     let timeline = video.timeline().to_vec();
@@ -225,7 +266,7 @@ fn an_illegal_comment_is_acted_out_then_put_back() {
     // At rest, the Heart lies on the Diamond as a modifier, face up; after the undo the table is
     // exactly as it was before.
     let rendered = video.render(illegal.rest_until).unwrap();
-    let seen = read_table(&rendered.truth, &video.layout);
+    let seen = read_table(&truth_on_table(&rendered.truth, &video.layout), &video.layout);
     let (heart, diamond): (Card, Card) = ("5H".parse().unwrap(), "2D".parse().unwrap());
     assert!(seen.seats[0].back.contains(&(diamond, Some(heart))), "{:?}", seen.seats[0].back);
     assert_eq!(video.cards_at(undo.rest_until).0, video.cards_at(before.rest_until).0);

@@ -103,7 +103,8 @@ pub fn write_image(path: &std::path::Path, image: &opencv::core::Mat) -> Result<
 /// An MJPG video writer, or why not.
 fn video_writer(out: &std::path::Path, size: Size, fps: f64) -> Result<VideoWriter, String> {
     let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').map_err(|e| e.to_string())?;
-    let writer = VideoWriter::new(&out.display().to_string(), fourcc, fps, size, true).map_err(|e| e.to_string())?;
+    let writer =
+        VideoWriter::new(out.display().to_string().as_str(), fourcc, fps, size, true).map_err(|e| e.to_string())?;
     if !writer.is_opened().unwrap_or(false) {
         return Err(format!("cannot write video '{}'", out.display()));
     }

@@ -97,6 +97,10 @@ struct Look {
     drift: (f64, f64, f64),
 }
 
+/// A frame drawn before light drift and noise: the cards and hand it shows, the image, the
+/// ground truth.
+type Drawn = (Vec<PlacedCard>, Option<Hand>, Mat, Vec<CardTruth>);
+
 /// A game ready to render frame by frame.
 pub struct GameVideo {
     script: Script,
@@ -109,7 +113,7 @@ pub struct GameVideo {
     seed: u64,
     renderer: Renderer,
     /// The last frame drawn before light drift and noise, and what it showed.
-    cache: Option<(Vec<PlacedCard>, Option<Hand>, Mat, Vec<CardTruth>)>,
+    cache: Option<Drawn>,
     noise: Vec<Mat>,
 }
 
@@ -152,9 +156,16 @@ impl GameVideo {
             back_style: random_back_style(&mut rng),
             blur_sigma: rng.random_range(0.3..1.0),
             noise_sigma: rng.random_range(1.0..4.0),
-            drift: (rng.random_range(0.02..0.07), rng.random_range(12.0..40.0), rng.random_range(0.0..6.28)),
+            drift: (
+                rng.random_range(0.02..0.07),
+                rng.random_range(12.0..40.0),
+                rng.random_range(0.0..std::f64::consts::TAU),
+            ),
         };
         let script = script::write_script(record, texts, &layout, &camera, options.fps, options.seed)?;
+        if script.timeline.is_empty() {
+            return Err(GameError::general("the record has no deal: no 'first' line after the 'seat' lines"));
+        }
         let mut starts = Vec::with_capacity(script.segments.len());
         let mut total = 0;
         for segment in &script.segments {
