@@ -368,3 +368,41 @@ fn bad_records_give_a_one_line_error() {
     }
     assert!(!Path::new(out).exists(), "nothing written for a bad record");
 }
+
+#[test]
+fn the_hand_is_out_of_view_when_a_motion_ends() {
+    use card_referee::render::Renderer;
+    let video = video("games/three-seats.txt", 12);
+    let mut renderer = Renderer::new();
+    let mut checked = 0;
+    for entry in video.timeline().iter().filter(|e| e.end < e.rest_until) {
+        let mut scene = video.scene_at(entry.end);
+        assert!(scene.hand.is_some(), "the motion of {entry:?} ends with the hand withdrawing");
+        scene.noise_sigma = 0.0;
+        let with_hand = renderer.render(&scene).unwrap().image;
+        scene.hand = None;
+        let without = renderer.render(&scene).unwrap().image;
+        assert_eq!(
+            with_hand.data_bytes().unwrap(),
+            without.data_bytes().unwrap(),
+            "a hand in view at the end of {entry:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 10);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10))]
+    #[test]
+    fn any_random_game_lays_every_card_where_the_engine_says(seed in 0u64..1_000_000, players in 2usize..=4) {
+        use card_referee::rules::omphala::RuleOptions;
+        use card_referee::rules::omphala::simulate::{RecordOptions, play_recorded};
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let how = RecordOptions { max_turns: Some(25), illegal: 2 };
+        let game = play_recorded(&mut rng, players, RuleOptions::default(), &how).unwrap();
+        let video = rests_match_the_engine(&game.record.to_string(), seed, false);
+        proptest::prop_assert_eq!(video.frame_count(), video.timeline().last().unwrap().rest_until + 1);
+    }
+}
