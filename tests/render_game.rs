@@ -232,6 +232,7 @@ fn failed_attacks_discards_resets_and_battles_show_as_the_engine_says() {
         ("tie-battle.txt", 5),
         ("three-players-draw-two.txt", 6),
         ("games/three-seats.txt", 7),
+        ("games/three-seats-battle.txt", 13),
     ] {
         every_rest_matches_the_engine(name, seed);
     }

@@ -46,6 +46,10 @@ pub enum OmphalaCommand {
         /// With --records: end each game by agreement once this turn is over.
         #[arg(long, requires = "records")]
         max_turns: Option<u32>,
+        /// With --records: write only games that end in a tie-break battle (random games play
+        /// on until --games of them are found; the file names keep each game's index).
+        #[arg(long, requires = "records")]
+        battles_only: bool,
     },
     /// Print the legal actions at the end of a (possibly unfinished) record, one per line.
     Legal {
@@ -57,9 +61,9 @@ pub enum OmphalaCommand {
 pub fn run(command: OmphalaCommand) -> ExitCode {
     match command {
         OmphalaCommand::Replay { file } => run_replay(&file),
-        OmphalaCommand::Simulate { players, games, seed, records: Some(dir), illegal, max_turns } => {
+        OmphalaCommand::Simulate { players, games, seed, records: Some(dir), illegal, max_turns, battles_only } => {
             let how = RecordOptions { max_turns, illegal };
-            write_records(usize::from(players), games, seed, &dir, &how)
+            write_records(usize::from(players), games, seed, &dir, &how, battles_only)
         }
         OmphalaCommand::Simulate { players, games, seed, .. } => run_simulate(usize::from(players), games, seed),
         OmphalaCommand::Legal { file } => run_legal(&file),
@@ -150,14 +154,29 @@ fn run_simulate(players: usize, games: usize, seed: u64) -> ExitCode {
 }
 
 /// Plays `games` random games and writes each as a record in `dir`.
-fn write_records(players: usize, games: usize, seed: u64, dir: &Path, how: &RecordOptions) -> ExitCode {
+/// Games played looking for battles, per game wanted (a battle ends about one game in ten
+/// ended by agreement, one in fifty played out).
+const BATTLE_TRIES: usize = 500;
+
+fn write_records(
+    players: usize,
+    games: usize,
+    seed: u64,
+    dir: &Path,
+    how: &RecordOptions,
+    battles_only: bool,
+) -> ExitCode {
     use rand::SeedableRng;
     if let Err(e) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create {}: {e}", dir.display());
         return ExitCode::from(EXIT_BAD_INPUT);
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    for index in 0..games {
+    let mut written = 0;
+    for index in 0..games.saturating_mul(if battles_only { BATTLE_TRIES } else { 1 }) {
+        if written == games {
+            break;
+        }
         let game = match play_recorded(&mut rng, players, RuleOptions::default(), how) {
             Ok(game) => game,
             Err(e) => {
@@ -165,6 +184,10 @@ fn write_records(players: usize, games: usize, seed: u64, dir: &Path, how: &Reco
                 return ExitCode::FAILURE;
             }
         };
+        if battles_only && !game.battle() {
+            continue;
+        }
+        written += 1;
         let path = dir.join(format!("omphala-{players}p-seed{seed}-game{index:03}.txt"));
         if let Err(e) = std::fs::write(&path, game.record.to_string()) {
             eprintln!("error: cannot write {}: {e}", path.display());
@@ -178,6 +201,10 @@ fn write_records(players: usize, games: usize, seed: u64, dir: &Path, how: &Reco
             game.illegal,
             if game.battle() { "yes" } else { "no" }
         );
+    }
+    if written < games {
+        eprintln!("error: only {written} of {games} games ended in a tie-break battle");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
