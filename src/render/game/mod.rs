@@ -285,7 +285,7 @@ fn choose_camera(layout: &TableLayout, size: Size, rng: &mut ChaCha8Rng) -> Came
     let (min, max) = layout.extent();
     let centre = Pt::new((min.x + max.x) / 2.0, (min.y + max.y) / 2.0);
     let (width, height) = (max.x - min.x, max.y - min.y);
-    let tilt = rng.random_range(0.0..0.05);
+    let tilt = rng.random_range(0.0..0.04);
     let rotation = rng.random_range(-0.02..0.02);
     let (c, s) = (f64::cos(rotation).abs(), f64::sin(rotation).abs());
     let (bw, bh) = (width * c + height * s, width * s + height * c);
