@@ -271,7 +271,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Window => capture::window(&input),
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
-        Command::Render(command) => render::run(command),
+        Command::Render(command) => render::run(command, input.fps),
         Command::Detect { images, json, draw, profile, back } => {
             vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref(), back.as_deref())
         }

@@ -11,7 +11,7 @@ use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::engine::{actor, awaited, describe_awaited, legal_actions};
 use crate::rules::omphala::notation::{Record, format_action, parse};
 use crate::rules::omphala::replay::{Replay, progress_line, replay, standings_lines, verdict_text};
-use crate::rules::omphala::simulate::simulate;
+use crate::rules::omphala::simulate::{RecordOptions, play_recorded, simulate};
 
 /// Exit code when the record holds an illegal action.
 pub const EXIT_ILLEGAL: u8 = 1;
@@ -35,6 +35,21 @@ pub enum OmphalaCommand {
         /// Seed of the random generator (the same seed plays the same games).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Write each game as a record in this folder (omphala-Np-seedS-gameI.txt), one line
+        /// per game on standard output.
+        #[arg(long, value_name = "DIR")]
+        records: Option<PathBuf>,
+        /// With --records: at most this many deliberate illegal moves per game, written as
+        /// `# illegal: ...` comment lines.
+        #[arg(long, default_value_t = 0, requires = "records")]
+        illegal: usize,
+        /// With --records: end each game by agreement once this turn is over.
+        #[arg(long, requires = "records")]
+        max_turns: Option<u32>,
+        /// With --records: write only games that end in a tie-break battle (random games play
+        /// on until --games of them are found; the file names keep each game's index).
+        #[arg(long, requires = "records")]
+        battles_only: bool,
     },
     /// Print the legal actions at the end of a (possibly unfinished) record, one per line.
     Legal {
@@ -46,7 +61,11 @@ pub enum OmphalaCommand {
 pub fn run(command: OmphalaCommand) -> ExitCode {
     match command {
         OmphalaCommand::Replay { file } => run_replay(&file),
-        OmphalaCommand::Simulate { players, games, seed } => run_simulate(usize::from(players), games, seed),
+        OmphalaCommand::Simulate { players, games, seed, records: Some(dir), illegal, max_turns, battles_only } => {
+            let how = RecordOptions { max_turns, illegal };
+            write_records(usize::from(players), games, seed, &dir, &how, battles_only)
+        }
+        OmphalaCommand::Simulate { players, games, seed, .. } => run_simulate(usize::from(players), games, seed),
         OmphalaCommand::Legal { file } => run_legal(&file),
     }
 }
@@ -132,5 +151,61 @@ fn run_simulate(players: usize, games: usize, seed: u64) -> ExitCode {
         println!("  {:<16} {count:>8} ({share:.1}%)", decider.label());
     }
     println!("games per second: {:.0}", summary.games_per_second());
+    ExitCode::SUCCESS
+}
+
+/// Plays `games` random games and writes each as a record in `dir`.
+/// Games played looking for battles, per game wanted (a battle ends about one game in ten
+/// ended by agreement, one in fifty played out).
+const BATTLE_TRIES: usize = 500;
+
+fn write_records(
+    players: usize,
+    games: usize,
+    seed: u64,
+    dir: &Path,
+    how: &RecordOptions,
+    battles_only: bool,
+) -> ExitCode {
+    use rand::SeedableRng;
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut written = 0;
+    for index in 0..games.saturating_mul(if battles_only { BATTLE_TRIES } else { 1 }) {
+        if written == games {
+            break;
+        }
+        let game = match play_recorded(&mut rng, players, RuleOptions::default(), how) {
+            Ok(game) => game,
+            Err(e) => {
+                eprintln!("error: simulation stopped: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if battles_only && !game.battle() {
+            continue;
+        }
+        written += 1;
+        let path = dir.join(format!("omphala-{players}p-seed{seed}-game{index:03}.txt"));
+        if let Err(e) = std::fs::write(&path, game.record.to_string()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+        let decided = game.state.standings().map_or("unfinished", |s| s.decided_by.label());
+        println!(
+            "{}: {players} players, {} turns, {} illegal comments, decided by {decided}, tie-break battle: {}",
+            path.display(),
+            game.state.turn.number,
+            game.illegal,
+            if game.battle() { "yes" } else { "no" }
+        );
+    }
+    if written < games {
+        eprintln!("error: only {written} of {games} games ended in a tie-break battle");
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
 }

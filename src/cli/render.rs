@@ -9,6 +9,7 @@ use opencv::prelude::*;
 use opencv::videoio::{VideoWriter, VideoWriterTrait};
 
 use super::bad_input;
+use crate::render::game::{GameOptions, GameVideo};
 use crate::render::{DemoTable, Renderer, SceneOptions, random_scene};
 
 #[derive(clap::Subcommand, Debug)]
@@ -27,6 +28,21 @@ pub enum RenderCommand {
         #[arg(long)]
         fonts: Option<PathBuf>,
     },
+    /// An Omphala game record acted out at a rendered table, as a video (MJPG in AVI), with
+    /// OUT.timeline.jsonl (which frames act out which line) and OUT.layout.toml beside it.
+    /// Exit 2: missing or malformed record; 1: an illegal line. `--fps` sets the frame rate
+    /// (default 30).
+    Game {
+        /// The game record (docs/omphala-notation.md).
+        record: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        /// Frame size (default 1280x720 for 2 seats, 1920x1080 for more).
+        #[arg(long, value_parser = super::parse_resolution, value_name = "WxH")]
+        size: Option<(u32, u32)>,
+    },
     /// The demo table as a video file (MJPG in AVI).
     Demo {
         #[arg(long, default_value_t = 5.0)]
@@ -36,8 +52,9 @@ pub enum RenderCommand {
     },
 }
 
-pub fn run(command: RenderCommand) -> ExitCode {
+pub fn run(command: RenderCommand, fps: Option<u32>) -> ExitCode {
     let result = match command {
+        RenderCommand::Game { record, seed, out, size } => return game(&record, seed, &out, size, fps),
         RenderCommand::Scene { seed, out, width, height, fonts } => scene(seed, &out, Size::new(width, height), fonts),
         RenderCommand::Demo { seconds, out } => demo(seconds, &out),
     };
@@ -73,12 +90,7 @@ fn demo(seconds: f64, out: &std::path::Path) -> Result<(), String> {
         return Err(format!("--seconds {seconds}: give a number of seconds above 0 and at most {MAX_DEMO_SECONDS}"));
     }
     let size = Size::new(1280, 720);
-    let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').map_err(|e| e.to_string())?;
-    let mut writer =
-        VideoWriter::new(out.display().to_string(), fourcc, 30.0, size, true).map_err(|e| e.to_string())?;
-    if !writer.is_opened().unwrap_or(false) {
-        return Err(format!("cannot write video '{}'", out.display()));
-    }
+    let mut writer = video_writer(out, size, 30.0)?;
     let mut table = DemoTable::new(size, 1);
     for i in 0..(seconds * 30.0).round() as u64 {
         let frame = table.frame_at(i as f64 / 30.0).map_err(|e| e.to_string())?;
@@ -93,4 +105,77 @@ pub fn write_image(path: &std::path::Path, image: &opencv::core::Mat) -> Result<
         Ok(false) => Err(format!("cannot write '{}': unknown image extension or unwritable place", path.display())),
         Err(e) => Err(format!("cannot write '{}': {}", path.display(), e.message)),
     }
+}
+
+/// An MJPG video writer, or why not.
+fn video_writer(out: &std::path::Path, size: Size, fps: f64) -> Result<VideoWriter, String> {
+    let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').map_err(|e| e.to_string())?;
+    let writer =
+        VideoWriter::new(out.display().to_string().as_str(), fourcc, fps, size, true).map_err(|e| e.to_string())?;
+    if !writer.is_opened().unwrap_or(false) {
+        return Err(format!("cannot write video '{}'", out.display()));
+    }
+    Ok(writer)
+}
+
+/// `OUT` with its extension replaced by `suffix`: game.avi -> game.timeline.jsonl.
+pub fn beside(out: &std::path::Path, suffix: &str) -> PathBuf {
+    let stem = out.file_stem().map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}.{suffix}"))
+}
+
+fn game(
+    record: &std::path::Path,
+    seed: u64,
+    out: &std::path::Path,
+    size: Option<(u32, u32)>,
+    fps: Option<u32>,
+) -> ExitCode {
+    let text = match std::fs::read_to_string(record) {
+        Ok(text) => text,
+        Err(e) => return bad_input(format!("cannot read {}: {e}", record.display())),
+    };
+    let size = size.map(|(w, h)| Size::new(w as i32, h as i32));
+    let options = GameOptions { seed, size, fps: f64::from(fps.unwrap_or(30)) };
+    let mut video = match GameVideo::from_text(&text, &options) {
+        Ok(video) => video,
+        Err(e) if e.illegal => {
+            eprintln!("error: {}: {e}", record.display());
+            return ExitCode::from(super::omphala::EXIT_ILLEGAL);
+        }
+        Err(e) => return bad_input(format!("{}: {e}", record.display())),
+    };
+    match write_game(&mut video, out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => bad_input(message),
+    }
+}
+
+fn write_game(video: &mut GameVideo, out: &std::path::Path) -> Result<(), String> {
+    let size = video.camera.size;
+    let mut writer = video_writer(out, size, video.fps)?;
+    let start = std::time::Instant::now();
+    let frames = video.frame_count();
+    for i in 0..frames {
+        let frame = video.render(i).map_err(|e| e.to_string())?;
+        writer.write(&frame.image).map_err(|e| e.to_string())?;
+    }
+    writer.release().map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    for (suffix, text) in [("timeline.jsonl", video.timeline_jsonl()), ("layout.toml", video.layout.to_toml())] {
+        let path = beside(out, suffix);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    println!(
+        "{}: {frames} frames ({:.1} s of video at {} fps), {}x{}, {} seats, {} timeline entries; rendered at {:.1} frames/s",
+        out.display(),
+        frames as f64 / video.fps,
+        video.fps,
+        size.width,
+        size.height,
+        video.players(),
+        video.timeline().len(),
+        frames as f64 / seconds.max(1e-9)
+    );
+    Ok(())
 }

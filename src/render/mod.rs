@@ -4,6 +4,7 @@
 pub mod demo;
 pub mod face;
 pub mod fonts;
+pub mod game;
 pub mod geometry;
 pub mod random;
 pub mod scene;

@@ -214,7 +214,7 @@ fn random_hand(rng: &mut ChaCha8Rng, cards: &[PlacedCard]) -> Hand {
     }
 }
 
-fn random_lighting(rng: &mut ChaCha8Rng, size: Size) -> Lighting {
+pub fn random_lighting(rng: &mut ChaCha8Rng, size: Size) -> Lighting {
     let glare = rng.random_bool(0.3).then(|| {
         let centre =
             Pt::new(rng.random_range(0.0..f64::from(size.width)), rng.random_range(0.0..f64::from(size.height)));

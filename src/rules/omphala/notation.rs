@@ -136,7 +136,7 @@ impl Record {
 }
 
 /// The line item of a play input (not the deal).
-fn item_of_input(input: &Input) -> Item {
+pub fn item_of_input(input: &Input) -> Item {
     match *input {
         Input::Act { player, action } => Item::Act { player, action },
         Input::Observe(Observation::Drawn { player, card }) => Item::Drew { player, card },

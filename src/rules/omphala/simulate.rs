@@ -13,7 +13,7 @@ use super::engine::{Illegal, actor, apply, awaited, legal_actions};
 use super::input::{Deal, Event, Input, Observation, SeatDeal};
 use super::options::RuleOptions;
 use super::score::Decider;
-use super::state::{Awaited, BACK_DEAL, FRONT_DEAL, GameState};
+use super::state::{ACTIONS_PER_TURN, Awaited, BACK_DEAL, FRONT_DEAL, GameState, Seat};
 use crate::cards::Card;
 
 /// A play-out that does not end within this many inputs is a bug (a game has about 200).
@@ -174,4 +174,199 @@ pub fn simulate(players: usize, games: usize, seed: u64, options: RuleOptions) -
         }
     }
     Ok(Summary { games, turns, inputs, decided_by, elapsed: start.elapsed() })
+}
+
+/// Names given to the seats of recorded games, in seat order.
+pub const NAMES: [&str; 6] = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"];
+
+/// Chance, at each point where a player acts and an illegal move exists, that a recorded game
+/// notes one as a `# illegal:` comment (until the game's allowance is used).
+const ILLEGAL_CHANCE: f64 = 0.08;
+
+/// How to record a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordOptions {
+    /// Past this turn number the players end by agreement (random games can be long).
+    pub max_turns: Option<u32>,
+    /// At most this many deliberate illegal moves, as `# illegal: ...` comment lines.
+    pub illegal: usize,
+}
+
+/// A random game written as a record.
+#[derive(Clone, Debug)]
+pub struct RecordedGame {
+    pub record: super::notation::Record,
+    pub state: GameState,
+    /// The `# illegal:` comments written.
+    pub illegal: usize,
+}
+
+impl RecordedGame {
+    /// Whether the game ended in a tie-break battle.
+    pub fn battle(&self) -> bool {
+        self.state.standings().and_then(|s| s.tie_break.as_ref()).is_some_and(|t| !t.battle.is_empty())
+    }
+}
+
+/// Plays one random game and writes it as a record: seats named Alice, Bob, …, Front Row cards
+/// dealt face down as `?`, and up to `how.illegal` illegal moves the player to act could have
+/// made, each refused by `engine::check`, as comment lines before the move actually made.
+pub fn play_recorded(
+    rng: &mut impl Rng,
+    players: usize,
+    options: RuleOptions,
+    how: &RecordOptions,
+) -> Result<RecordedGame, PlayOutError> {
+    use super::notation::{Item, Line, Record, format_action, item_of_input};
+    let (mut table, mut deal) = Table::deal(rng, players);
+    for (seat, name) in deal.seats.iter_mut().zip(NAMES) {
+        seat.name = name.to_string();
+    }
+    let names: Vec<String> = deal.seats.iter().map(|s| s.name.clone()).collect();
+    let mut lines = vec![Line::new(Item::Options(options))];
+    lines.extend(deal.seats.iter().map(|s| Line::new(Item::Seat(s.clone()))));
+    lines.push(Line::new(Item::First(deal.first)));
+    let mut state = GameState::new(options);
+    apply(&mut state, Input::Observe(Observation::Deal(deal)))?;
+    let mut illegal = 0;
+    for _ in 0..MAX_INPUTS {
+        let over_time = how.max_turns.is_some_and(|max| state.turn.number > max);
+        let input = if over_time && awaited(&state).is_none() && actor(&state).is_some() {
+            Some(Input::EndByAgreement)
+        } else {
+            choose(&mut table, &state, rng)?
+        };
+        let Some(input) = input else {
+            return Ok(RecordedGame { record: Record { lines }, state, illegal });
+        };
+        if illegal < how.illegal
+            && matches!(input, Input::Act { .. })
+            && let Some((player, action)) = pick_illegal(&state, rng)
+        {
+            let text = format_action(&names, player, &action);
+            lines.push(Line { item: Item::Blank, comment: Some(format!(" illegal: {text}")) });
+            illegal += 1;
+        }
+        lines.push(Line::new(item_of_input(&input)));
+        let events = apply(&mut state, input)?;
+        table.follow(&events, rng);
+    }
+    Err(PlayOutError::TooLong)
+}
+
+/// Now and then (`ILLEGAL_CHANCE`), an illegal move the player to act could physically make.
+fn pick_illegal(state: &GameState, rng: &mut impl Rng) -> Option<(Seat, super::input::Action)> {
+    let acting = state.pending == super::state::Pending::Nothing && state.turn.actions_used < ACTIONS_PER_TURN;
+    if !acting || !rng.random_bool(ILLEGAL_CHANCE) {
+        return None;
+    }
+    let player = actor(state)?;
+    let kinds = illegal_moves(state, player);
+    let nonempty: Vec<&Vec<super::input::Action>> = kinds.iter().filter(|k| !k.is_empty()).collect();
+    let kind = nonempty.get(rng.random_range(0..nonempty.len().max(1)))?;
+    Some((player, kind[rng.random_range(0..kind.len())]))
+}
+
+/// Illegal moves `player` could make with the cards on the table, by kind: a Heart laid on a
+/// Diamond, an attack by a red card, a steal by a Club, an attack or steal certain to fail, a
+/// shield by a non-Diamond, an enhance by a non-Heart. Each is refused by `engine::check` (a
+/// move that happens to be legal is left out).
+pub fn illegal_moves(state: &GameState, player: Seat) -> Vec<Vec<super::input::Action>> {
+    use super::input::Action;
+    use crate::cards::Suit;
+    let me = &state.players[player];
+    let single = |e: &&super::state::Entity| e.modifier.is_none();
+    let mine: Vec<Card> = me.back.iter().filter_map(|e| e.card).collect();
+    let plain: Vec<Card> = me.back.iter().filter(single).filter_map(|e| e.card).collect();
+    let opponents = (0..state.players.len()).filter(|&p| p != player);
+    let mut kinds: Vec<Vec<Action>> = vec![Vec::new(); 6];
+    for &heart in plain.iter().filter(|c| c.suit == Suit::Hearts) {
+        for &target in plain.iter().filter(|c| c.suit == Suit::Diamonds) {
+            kinds[0].push(Action::Enhance { heart, target });
+        }
+    }
+    for other in opponents {
+        let them = &state.players[other];
+        for &with in &mine {
+            for position in 0..them.front.len() {
+                let attack = Action::Attack { with, defender: other, position };
+                if with.is_red() {
+                    kinds[1].push(attack);
+                } else if them.front[position].card.is_some() {
+                    kinds[3].push(attack);
+                }
+            }
+            for target in them.back.iter().filter_map(|e| e.card) {
+                let steal = Action::Steal { with, victim: other, target };
+                match with.suit {
+                    Suit::Clubs => kinds[2].push(steal),
+                    Suit::Spades => kinds[3].push(steal),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let open_front: Vec<usize> = (0..me.front.len()).filter(|&p| me.front[p].modifier.is_none()).collect();
+    for &card in plain.iter().filter(|c| c.suit != Suit::Diamonds) {
+        kinds[4].extend(open_front.iter().map(|&position| Action::Shield { diamond: card, position }));
+        for &target in plain.iter().filter(|&&t| t != card && card.suit != Suit::Hearts) {
+            kinds[5].push(Action::Enhance { heart: card, target });
+        }
+    }
+    for kind in &mut kinds {
+        kind.retain(|action| super::engine::check(state, player, action).is_err());
+    }
+    kinds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::omphala::notation::{Item, parse};
+    use crate::rules::omphala::replay::replay;
+
+    #[test]
+    fn recorded_games_replay_legally_and_their_illegal_comments_are_refused() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut illegal_seen = 0;
+        for players in [2, 3, 4, 2] {
+            let how = RecordOptions { max_turns: Some(30), illegal: 3 };
+            let game = play_recorded(&mut rng, players, RuleOptions::default(), &how).unwrap();
+            let text = game.record.to_string();
+            let record = parse(&text).unwrap();
+            assert_eq!(record, game.record, "the record round-trips");
+            assert!(text.contains("seat Alice front ? ? back"), "{text}");
+            let judged = replay(&record);
+            assert!(judged.illegal.is_none(), "{:?}", judged.illegal);
+            assert!(judged.state.is_over());
+            // Each illegal comment is refused at its place in the game.
+            let mut state = GameState::new(record.options());
+            let inputs: std::collections::HashMap<usize, Input> = record.inputs().into_iter().collect();
+            let names = record.names();
+            for (index, line) in record.lines.iter().enumerate() {
+                if let (Item::Blank, Some(comment)) = (&line.item, &line.comment) {
+                    let action_text = comment.trim().strip_prefix("illegal: ").unwrap();
+                    let header: String = text
+                        .lines()
+                        .filter(|l| l.starts_with("seat ") || l.starts_with("first "))
+                        .map(|l| format!("{l}\n"))
+                        .collect();
+                    let parsed = parse(&format!("{header}{action_text}\n")).unwrap();
+                    let Some(Item::Act { player, action }) = parsed.lines.last().map(|l| l.item.clone()) else {
+                        panic!("{action_text}")
+                    };
+                    assert!(
+                        super::super::engine::check(&state, player, &action).is_err(),
+                        "{action_text} with {names:?}"
+                    );
+                    illegal_seen += 1;
+                }
+                if let Some(input) = inputs.get(&index) {
+                    apply(&mut state, input.clone()).unwrap();
+                }
+            }
+            assert!(game.illegal <= 3);
+        }
+        assert!(illegal_seen > 0, "some illegal comment was written");
+    }
 }
