@@ -293,7 +293,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
         Command::Symbols { command } => vision_symbols::run(command),
         Command::Omphala { command } => omphala::run(command),
-        Command::Referee { command } => referee::run(command),
+        Command::Referee { command } => referee::run(command, &input),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),
     }

@@ -9,12 +9,12 @@ use std::process::ExitCode;
 
 use serde::Deserialize;
 
-use super::bad_input;
+use super::{InputArgs, bad_input};
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::notation::Record;
-use crate::table::TableView;
+use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RefereeCommand {
@@ -24,7 +24,8 @@ pub enum RefereeCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct OmphalaArgs {
-    /// Settled views as JSON lines ({"frame": N, "ms": T, "view": {...}}) instead of --source.
+    /// Settled views as JSON lines ({"frame": N, "ms": T, "view": {...}}) instead of frames
+    /// from --source.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
     /// Where each seat's rows lie (calibration/*.toml); default: the standard layout.
@@ -45,11 +46,18 @@ pub struct OmphalaArgs {
     /// Write the inferred game record here (docs/omphala-notation.md) at the end.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Write every settled view given to the referee here, in the --views format (to replay a
+    /// session without its frames).
+    #[arg(long, value_name = "FILE")]
+    pub save_views: Option<PathBuf>,
+    /// Who plays first, when the players drew lots before the deal (default: the first moves tell).
+    #[arg(long, value_name = "NAME")]
+    pub first: Option<String>,
 }
 
-pub fn run(command: RefereeCommand) -> ExitCode {
+pub fn run(command: RefereeCommand, input: &InputArgs) -> ExitCode {
     match command {
-        RefereeCommand::Omphala(args) => omphala(&args),
+        RefereeCommand::Omphala(args) => omphala(&args, input),
     }
 }
 
@@ -67,16 +75,37 @@ struct Session {
     journal: Option<Journal>,
     answers: std::vec::IntoIter<String>,
     resume_after: Option<u64>,
+    /// The thumbnail of the frame the next commits come from (a file beside the journal).
+    thumbnail: Option<String>,
+    /// Where the settled views are saved (--save-views).
+    views_out: Option<std::io::BufWriter<std::fs::File>>,
 }
 
-fn omphala(args: &OmphalaArgs) -> ExitCode {
-    let mut session = match open_session(args) {
+fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
+    let layout = match &args.layout {
+        Some(path) => match TableLayout::load(path) {
+            Ok(layout) => Some(layout),
+            Err(e) => return bad_input(e),
+        },
+        None => None,
+    };
+    let players = layout.as_ref().map(|l| l.seats.len());
+    let mut session = match open_session(args, players) {
         Ok(session) => session,
         Err(message) => return bad_input(message),
     };
+    if let Some(path) = &args.save_views {
+        match std::fs::File::create(path) {
+            Ok(file) => session.views_out = Some(std::io::BufWriter::new(file)),
+            Err(e) => return bad_input(format!("{}: cannot write: {e}", path.display())),
+        }
+    }
     let result = match &args.views {
         Some(path) => run_views(&mut session, path),
-        None => Err("give --views FILE (settled views); frames from --source need the table view".to_string()),
+        None => match run_source(&mut session, input, layout) {
+            Ok(()) => Ok(()),
+            Err(code) => return code,
+        },
     };
     if let Err(message) = result {
         return bad_input(message);
@@ -84,8 +113,64 @@ fn omphala(args: &OmphalaArgs) -> ExitCode {
     finish(&session, args)
 }
 
-fn open_session(args: &OmphalaArgs) -> Result<Session, String> {
-    let players = args.players.map(usize::from).unwrap_or(if args.names.is_empty() { 2 } else { args.names.len() });
+/// How often a settled view that stays is given to the referee again (to time a desync, and to
+/// search further on a view it could not explain at first).
+const AGAIN_SECS: f64 = 1.0;
+
+/// Frames from the source: detections placed in the layout's rows, settled over frames, each
+/// settled view ruled on. Without a layout the standard one is fitted to the deal once a deal
+/// settles.
+fn run_source(session: &mut Session, input: &InputArgs, mut layout: Option<TableLayout>) -> Result<(), ExitCode> {
+    let mut run = super::table::Run::open(input)?;
+    let players = session.referee.names().len();
+    let mut settler = Settler::new(SettleConfig::for_fps(run.fps));
+    let mut given_at = f64::NEG_INFINITY;
+    let mut last = None;
+    while let Some((detections, motion, frame, time)) = run.next()? {
+        if session.resume_after.is_some_and(|done| frame <= done) {
+            continue;
+        }
+        let Some(table) = &layout else {
+            if settler.push(place_in_image(&detections), motion).is_some()
+                && let Ok(learnt) = learn_layout(&detections, players)
+            {
+                layout = Some(learnt);
+                settler = Settler::new(SettleConfig::for_fps(run.fps));
+            }
+            continue;
+        };
+        let view = place_frame(&run.image, &detections, table).map_err(|e| bad_input(format!("frame {frame}: {e}")))?;
+        let settled = match settler.push(view, motion) {
+            Some(settled) => Some(settled.view),
+            None if time - given_at >= AGAIN_SECS => settler.view(),
+            None => None,
+        };
+        let Some(view) = settled else { continue };
+        given_at = time;
+        let at = Moment { frame, ms: (time * 1000.0) as u64 };
+        session.save_view(&view, at);
+        let events = session.referee.observe(&view, at);
+        if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
+            session.thumbnail = session.save_thumbnail(&run.image, frame);
+        }
+        session.say(events, at).map_err(bad_input)?;
+        last = Some((view, at));
+    }
+    // The source has ended: the last view is given once more, searched as far as it goes.
+    if let Some((view, at)) = last {
+        let at = Moment { frame: at.frame, ms: at.ms + (AGAIN_SECS * 1000.0) as u64 };
+        let events = session.referee.observe(&view, at);
+        session.say(events, at).map_err(bad_input)?;
+    }
+    Ok(())
+}
+
+fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Session, String> {
+    let players = args.players.map(usize::from).or(layout_players).unwrap_or(if args.names.is_empty() {
+        2
+    } else {
+        args.names.len()
+    });
     let mut names = args.names.clone();
     if names.is_empty() {
         names = (1..=players).map(|k| format!("P{k}")).collect();
@@ -103,7 +188,16 @@ fn open_session(args: &OmphalaArgs) -> Result<Session, String> {
         None => Vec::new(),
     };
     let options = RuleOptions::default();
-    let config = RefereeConfig::default();
+    let first = match &args.first {
+        Some(name) => Some(
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("--first {name}: not one of the names ({})", names.join(", ")))?,
+        ),
+        None => None,
+    };
+    let config = RefereeConfig { first, ..RefereeConfig::default() };
     let (referee, journal, resume_after) = match &args.journal {
         Some(path) if path.exists() && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) => {
             let resumed = journal::read(path)?;
@@ -118,7 +212,7 @@ fn open_session(args: &OmphalaArgs) -> Result<Session, String> {
         }
         None => (OmphalaReferee::new(names, options, config), None, None),
     };
-    Ok(Session { referee, journal, answers: answers.into_iter(), resume_after })
+    Ok(Session { referee, journal, answers: answers.into_iter(), resume_after, thumbnail: None, views_out: None })
 }
 
 fn run_views(session: &mut Session, path: &Path) -> Result<(), String> {
@@ -141,6 +235,40 @@ fn run_views(session: &mut Session, path: &Path) -> Result<(), String> {
 }
 
 impl Session {
+    fn save_view(&mut self, view: &TableView, at: Moment) {
+        if let Some(out) = &mut self.views_out {
+            let line = serde_json::json!({"frame": at.frame, "ms": at.ms, "view": view});
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    }
+
+    /// A small picture of the frame a commit came from, for a disputed ruling: written beside
+    /// the journal, its path relative to the journal's folder.
+    fn save_thumbnail(&self, image: &opencv::core::Mat, frame: u64) -> Option<String> {
+        use opencv::prelude::*;
+        let journal = self.journal.as_ref()?;
+        let dir = journal.thumbnail_dir();
+        std::fs::create_dir_all(&dir).ok()?;
+        let width = 240;
+        let height = (f64::from(image.rows()) * f64::from(width) / f64::from(image.cols().max(1))).round() as i32;
+        let mut small = opencv::core::Mat::default();
+        opencv::imgproc::resize(
+            image,
+            &mut small,
+            opencv::core::Size::new(width, height.max(1)),
+            0.0,
+            0.0,
+            opencv::imgproc::INTER_AREA,
+        )
+        .ok()?;
+        let path = dir.join(format!("frame-{frame:08}.jpg"));
+        let params = opencv::core::Vector::from_slice(&[opencv::imgcodecs::IMWRITE_JPEG_QUALITY, 80]);
+        opencv::imgcodecs::imwrite(&path, &small, &params).ok()?;
+        let name = dir.file_name()?.to_string_lossy().to_string();
+        Some(format!("{name}/frame-{frame:08}.jpg"))
+    }
+
     /// Prints and journals what the referee said, answering its questions from the answers file.
     fn say(&mut self, events: Vec<RefereeEvent>, at: Moment) -> Result<(), String> {
         let mut queue = events;

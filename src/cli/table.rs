@@ -175,20 +175,21 @@ fn write_layout(layout: &TableLayout, out: &Path) -> ExitCode {
 }
 
 /// A source, the card detector and the motion gate, frame by frame.
-struct Run {
+pub(crate) struct Run {
     source: Box<dyn capture::FrameSource>,
     detector: crate::vision::cards::CardDetector,
     gate: MotionGate,
-    fps: f64,
-    count: u64,
+    pub fps: f64,
+    pub count: u64,
     /// The last frame read.
-    image: opencv::core::Mat,
+    pub image: opencv::core::Mat,
 }
 
-type Step = (Vec<CardDetection>, crate::table::Motion, u64, f64);
+/// One frame's detections, its motion, its index and its time in seconds.
+pub(crate) type Step = (Vec<CardDetection>, crate::table::Motion, u64, f64);
 
 impl Run {
-    fn open(input: &InputArgs) -> Result<Run, ExitCode> {
+    pub(crate) fn open(input: &InputArgs) -> Result<Run, ExitCode> {
         let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
         let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
         let detector = super::vision_cards::detector(None, None, None)?;
@@ -196,7 +197,7 @@ impl Run {
         Ok(Run { source, detector, gate: MotionGate::new(), fps, count: 0, image: opencv::core::Mat::default() })
     }
 
-    fn next(&mut self) -> Result<Option<Step>, ExitCode> {
+    pub(crate) fn next(&mut self) -> Result<Option<Step>, ExitCode> {
         let frame = match self.source.next_frame() {
             Ok(Some(frame)) => frame,
             Ok(None) => return Ok(None),

@@ -309,6 +309,8 @@ pub struct Settler {
     ever_settled: bool,
     /// Still frames held back in a row for a hand or a burst of missing cards.
     held: usize,
+    /// Frames in a row in which the picture did not change.
+    still: usize,
 }
 
 /// How many times the quiet frames a hand over a changed table holds the view back (about 10 s).
@@ -331,6 +333,7 @@ impl Settler {
             seats: 0,
             ever_settled: false,
             held: 0,
+            still: 0,
         }
     }
 
@@ -376,7 +379,14 @@ impl Settler {
     /// at once.
     fn is_moving(&mut self, frame: &QuietFrame, motion: Motion) -> bool {
         if motion.changed > self.config.motion_share {
+            self.still = 0;
             return true;
+        }
+        self.still += 1;
+        // A picture still for the quiet frames holds no hand at work: whatever skin colour it
+        // shows (red faces dealt since the table was empty raise the share) is the table's.
+        if self.still >= self.config.quiet_frames.max(1) {
+            self.skin_floor = Some(motion.skin);
         }
         let floor = *self.skin_floor.get_or_insert(motion.skin);
         let hand = motion.skin > floor + self.config.skin_rise;
