@@ -252,14 +252,17 @@ mod by_hand {
         let diamond = alice.back.iter().position(|e| e.card == Some("9D".parse().unwrap())).unwrap();
         alice.back[diamond].modifier = Some("5H".parse().unwrap());
         let layout = TableLayout::standard(2);
-        let said = referee.observe(&ideal_view(&expected(&moved), &layout), Moment { frame: 2, ms: 1000 });
+        let view = ideal_view(&expected(&moved), &layout);
+        let said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Illegal { .. })), "not before it stays: {said:?}");
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
         let illegal = said.iter().find_map(|e| match e {
             RefereeEvent::Illegal { rule, action, .. } => Some((rule.clone(), action.clone())),
             _ => None,
         });
         assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 9D".to_string())), "{said:?}");
         assert_eq!(referee.record().len(), 1, "nothing is committed");
-        let said = referee.observe(&ideal_view(&expected(&state), &layout), Moment { frame: 3, ms: 2000 });
+        let said = referee.observe(&ideal_view(&expected(&state), &layout), Moment { frame: 4, ms: 3000 });
         assert!(said.iter().any(|e| matches!(e, RefereeEvent::Restored { .. })), "{said:?}");
     }
 
@@ -270,8 +273,9 @@ mod by_hand {
         let diamond = moved.players[0].back.iter().position(|e| e.card == Some("9D".parse().unwrap())).unwrap();
         moved.players[0].back.remove(diamond);
         moved.players[1].front[0].modifier = Some("9D".parse().unwrap());
-        let said =
-            referee.observe(&ideal_view(&expected(&moved), &TableLayout::standard(2)), Moment { frame: 2, ms: 1000 });
+        let view = ideal_view(&expected(&moved), &TableLayout::standard(2));
+        referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
         let rule = said.iter().find_map(|e| match e {
             RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
             _ => None,

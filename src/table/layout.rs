@@ -107,8 +107,10 @@ impl TableLayout {
         }
         TableLayout {
             seats,
-            deck: Zone { centre: Pt::new(-60.0, 0.0), radius: 55.0 },
-            discard: Zone { centre: Pt::new(60.0, 0.0), radius: 55.0 },
+            // A pile's cards lie within a few millimetres of its centre; the radius leaves room
+            // for an attacker slid forward out of its row nearby (render::game::physical::HELD_MM).
+            deck: Zone { centre: Pt::new(-60.0, 0.0), radius: 40.0 },
+            discard: Zone { centre: Pt::new(60.0, 0.0), radius: 40.0 },
             image_to_table: Homography::IDENTITY.0,
         }
     }

@@ -133,7 +133,7 @@ impl OmphalaReferee {
             self.explain_all(view, search::NEAR)
         };
         if next.is_empty() {
-            self.unexplained(view, at, &mut out);
+            self.unexplained(view, at, again, &mut out);
             return out;
         }
         if self.unexplained_since.take().is_some() && self.complained {
@@ -269,11 +269,14 @@ impl OmphalaReferee {
         self.asked = Some(candidates);
     }
 
-    fn unexplained(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
+    /// A view nothing legal explains. Only one that stayed (`persisted`: given again a moment
+    /// later) is judged illegal: a table between two moves of one hand can pass for an illegal
+    /// move for a moment.
+    fn unexplained(&mut self, view: &TableView, at: Moment, persisted: bool, out: &mut Vec<RefereeEvent>) {
         if self.unexplained_since.is_none() {
             self.unexplained_since = Some(at.ms);
         }
-        if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported {
+        if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported || !persisted {
             return;
         }
         if let Some(found) = self.hypotheses.iter().find_map(|h| illegal::explain(&h.state, view, &self.names)) {

@@ -71,11 +71,24 @@ pub struct PhysTable {
     pub seats: Vec<PhysSeat>,
     /// How far each card lies off its place, set when it lands.
     pub jitter: HashMap<Card, Jitter>,
+    /// A Back Row card slid forward out of its row: the attacker while its face-down target is
+    /// shown (the referee reads who attacks from it).
+    pub held: Option<Card>,
 }
+
+/// How far an attacker is slid forward, toward the middle of the table, millimetres: out of its
+/// row's band and short of the piles.
+pub const HELD_MM: f64 = 70.0;
 
 impl PhysTable {
     pub fn new(deck: Vec<Card>, players: usize) -> PhysTable {
-        PhysTable { deck, discard: Vec::new(), seats: vec![PhysSeat::default(); players], jitter: HashMap::new() }
+        PhysTable {
+            deck,
+            discard: Vec::new(),
+            seats: vec![PhysSeat::default(); players],
+            jitter: HashMap::new(),
+            held: None,
+        }
     }
 
     /// A new resting place for `card`: nearly exact, now and then visibly askew. Pile cards lie
@@ -191,7 +204,14 @@ impl PhysTable {
             for (row, line) in [(&seat.back, zones.back), (&seat.front, zones.front)] {
                 for (slot, entity) in row.iter().enumerate() {
                     let Some(entity) = entity else { continue };
-                    let at = line.slot(slot);
+                    let mut at = line.slot(slot);
+                    if self.held == Some(entity.base) {
+                        // Away from the seat: the opposite way to the modifier's offset.
+                        let toward_seat = line.modifier_at(at);
+                        let (dx, dy) = (at.x - toward_seat.x, at.y - toward_seat.y);
+                        let k = HELD_MM / dx.hypot(dy).max(1e-9);
+                        at = Pt::new(at.x + dx * k, at.y + dy * k);
+                    }
                     put(entity.base, entity.base_up, at, line.angle);
                     if let Some(modifier) = entity.modifier {
                         put(modifier, entity.modifier_up, line.modifier_at(at), line.angle);

@@ -164,6 +164,13 @@ pub fn write_script(
             b.deal(deal, &hidden_fronts);
             dealt = true;
         } else {
+            // An attack on a face-down card: the attacker is slid forward while the target is shown.
+            if let Input::Act { player, action: Action::Attack { with, .. } } = &input
+                && events.iter().any(|e| matches!(e, Event::RevealNeeded { .. }))
+            {
+                let with = *with;
+                b.motion(*player, move |t, _| t.held = Some(with));
+            }
             b.play(&events);
         }
         let rest = if events.iter().any(|e| matches!(e, Event::RevealNeeded { .. })) { READ_REST } else { REST };
@@ -470,12 +477,20 @@ impl Builder<'_> {
                 });
             }
             Event::Attacked { attacker, defender, position, outcome, .. } => match outcome {
-                Outcome::Succeeded => self.destroy(attacker, defender, position),
-                Outcome::Failed => self.motion(defender, move |t, _| {
-                    if let Some(e) = t.front_mut(defender, position) {
-                        e.base_up = false;
+                Outcome::Succeeded => {
+                    self.destroy(attacker, defender, position);
+                    self.table.held = None;
+                }
+                Outcome::Failed => {
+                    self.motion(defender, move |t, _| {
+                        if let Some(e) = t.front_mut(defender, position) {
+                            e.base_up = false;
+                        }
+                    });
+                    if self.table.held.is_some() {
+                        self.motion(attacker, move |t, _| t.held = None);
                     }
-                }),
+                }
             },
             Event::AttackerDiscarded { player, entity } => {
                 let base = entity.card;
