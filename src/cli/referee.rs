@@ -50,6 +50,13 @@ pub struct OmphalaArgs {
     /// session without its frames).
     #[arg(long, value_name = "FILE")]
     pub save_views: Option<PathBuf>,
+    /// The players ended the game by agreement when the source ends (a video of a game stopped
+    /// before anyone ran out of moves).
+    #[arg(long)]
+    pub agree_end: bool,
+    /// With --views: give the views at this many times the speed they were recorded (0: at once).
+    #[arg(long, default_value_t = 0.0)]
+    pub speed: f64,
     /// Who plays first, when the players drew lots before the deal (default: the first moves tell).
     #[arg(long, value_name = "NAME")]
     pub first: Option<String>,
@@ -101,7 +108,7 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
         }
     }
     let result = match &args.views {
-        Some(path) => run_views(&mut session, path),
+        Some(path) => run_views(&mut session, path, args.speed),
         None => match run_source(&mut session, input, layout) {
             Ok(()) => Ok(()),
             Err(code) => return code,
@@ -109,6 +116,13 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
     };
     if let Err(message) = result {
         return bad_input(message);
+    }
+    if args.agree_end && !session.referee.state().is_over() {
+        let at = Moment::default();
+        let events = session.referee.end_by_agreement(at);
+        if let Err(message) = session.say(events, at) {
+            return bad_input(message);
+        }
     }
     finish(&session, args)
 }
@@ -215,8 +229,9 @@ fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Ses
     Ok(Session { referee, journal, answers: answers.into_iter(), resume_after, thumbnail: None, views_out: None })
 }
 
-fn run_views(session: &mut Session, path: &Path) -> Result<(), String> {
+fn run_views(session: &mut Session, path: &Path, speed: f64) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let started = std::time::Instant::now();
     for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
         if line.trim().is_empty() {
@@ -226,6 +241,10 @@ fn run_views(session: &mut Session, path: &Path) -> Result<(), String> {
             serde_json::from_str(&line).map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
         if session.resume_after.is_some_and(|last| timed.frame <= last) {
             continue;
+        }
+        if speed > 0.0 {
+            let due = std::time::Duration::from_secs_f64(timed.ms as f64 / 1000.0 / speed);
+            std::thread::sleep(due.saturating_sub(started.elapsed()));
         }
         let at = Moment { frame: timed.frame, ms: timed.ms };
         let events = session.referee.observe(&timed.view, at);

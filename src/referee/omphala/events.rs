@@ -84,24 +84,14 @@ pub enum RefereeEvent {
 
 impl RefereeEvent {
     /// The event for one committed input.
-    pub fn input(
-        before: &GameState,
-        after: &GameState,
-        names: &[String],
-        input: &Input,
-        events: &[Event],
-        at: Moment,
-    ) -> RefereeEvent {
+    pub fn input(after: &GameState, names: &[String], input: &Input, events: &[Event], at: Moment) -> RefereeEvent {
         let seat = match input {
             Input::Act { player, .. } => Some(*player),
             Input::Observe(Observation::Drawn { player, .. } | Observation::Revealed { player, .. }) => Some(*player),
             _ => None,
         };
-        let said: Vec<String> = events
-            .iter()
-            .filter(|e| !matches!(e, Event::Finished(_)))
-            .map(|e| describe(if matches!(e, Event::Dealt { .. }) { after } else { before }, e))
-            .collect();
+        let said: Vec<String> =
+            events.iter().filter(|e| !matches!(e, Event::Finished(_))).map(|e| describe(after, e)).collect();
         let verdict = if said.is_empty() { "ok".to_string() } else { format!("ok: {}", said.join("; ")) };
         RefereeEvent::Input { seat, record: input_lines(names, input), verdict, at }
     }

@@ -228,11 +228,10 @@ impl OmphalaReferee {
         }
         let mut batch = Vec::new();
         for input in agreed {
-            let before = self.committed.clone();
             match apply(&mut self.committed, input.clone()) {
                 Ok(events) => {
                     self.record.push(input.clone());
-                    out.push(RefereeEvent::input(&before, &self.committed, &self.names, &input, &events, at));
+                    out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
                     batch.extend(events);
                 }
                 Err(e) => {
@@ -317,11 +316,10 @@ impl OmphalaReferee {
     pub fn end_by_agreement(&mut self, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
         let input = Input::EndByAgreement;
-        let before = self.committed.clone();
         match apply(&mut self.committed, input.clone()) {
             Ok(events) => {
                 self.record.push(input.clone());
-                out.push(RefereeEvent::input(&before, &self.committed, &self.names, &input, &events, at));
+                out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
                 out.extend(events::prompts(&self.committed, &events, at));
                 self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
             }

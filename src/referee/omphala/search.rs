@@ -188,11 +188,16 @@ pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Ve
             .map(|card| Input::Observe(Observation::Drawn { player, card }))
             .collect(),
         Some(Awaited::Reveal { player, position }) => {
+            // The target face up in place, or, when the view caught it only once the cards were
+            // moved, on top of the discard pile.
             let shown = view.seats.get(player).and_then(|s| s.front.get(position)).and_then(|e| e.base.shown());
-            shown
+            let discarded = view.discard.and_then(|c| c.shown());
+            let mut cards: Vec<Card> = shown.into_iter().chain(discarded).collect();
+            cards.dedup();
+            cards
+                .into_iter()
                 .filter(|c| state.seen_cards() & (1u64 << c.index()) == 0)
                 .map(|card| Input::Observe(Observation::Revealed { player, position, card }))
-                .into_iter()
                 .collect()
         }
         None => Vec::new(),
