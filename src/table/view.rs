@@ -65,6 +65,24 @@ pub struct SeatView {
     pub back: Vec<EntityView>,
 }
 
+impl TableView {
+    /// The same view with every position cleared: what lies where in the rows, which way up,
+    /// read as what. Two settlings of one table differ by a millimetre here and there; their
+    /// skeletons are equal.
+    pub fn skeleton(&self) -> TableView {
+        let mut out = self.clone();
+        let clear = |c: &mut CardView| c.centre = Pt::new(0.0, 0.0);
+        for e in out.seats.iter_mut().flat_map(|s| s.front.iter_mut().chain(s.back.iter_mut())) {
+            clear(&mut e.base);
+            if let Some(m) = &mut e.modifier {
+                clear(m);
+            }
+        }
+        out.discard.iter_mut().chain(out.loose.iter_mut()).for_each(clear);
+        out
+    }
+}
+
 /// Everything placed: the seats in seat order, the deck, the discard pile, and the cards that lie
 /// in no zone (held, dropped between rows): those are reported, never guessed into a row.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

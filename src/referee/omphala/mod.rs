@@ -118,6 +118,7 @@ impl OmphalaReferee {
     /// Rules on one settled view of the table.
     pub fn observe(&mut self, view: &TableView, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
+        let view = &view.skeleton();
         let again = self.last_view.as_ref() == Some(view);
         if again && (self.unexplained_since.is_none() || self.searched_far) {
             self.check_unexplained(view, at, &mut out);

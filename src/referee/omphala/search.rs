@@ -170,7 +170,9 @@ fn step(node: &Hypothesis, input: Input) -> Option<Hypothesis> {
             if matches!(state.phase, Phase::Playing) =>
         {
             let shown = before.with_front_shown(*player, *position, *card);
-            vec![shown.with_held_out(attack.attacker, attack.with), shown]
+            // After a failed attack the target may be turned down before the attacker is back.
+            let turned_down = before.with_held_out(attack.attacker, attack.with);
+            vec![shown.with_held_out(attack.attacker, attack.with), shown, turned_down]
         }
         _ => Vec::new(),
     };
