@@ -122,7 +122,8 @@ fn bidly_deals_fanned_hands_with_and_without_enrolment() {
 #[test]
 fn the_loose_network_alone_is_chosen_from_the_command_line() {
     // `--loose-reader network` leaves out the template reader's loose hits, which the default
-    // adds where the network found none: measured 0.692 against 0.801.
+    // adds where the network found none. The deals' labels hold only the 138 cards whose index
+    // shows: measured 115 of 138 (recall 0.833), no false reading.
     let out = cli().args(["--loose-reader", "network", "eval", "cards"]).arg(set("bidly-deals")).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -130,7 +131,7 @@ fn the_loose_network_alone_is_chosen_from_the_command_line() {
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {text}"));
         line.split_whitespace().last().unwrap().parse().unwrap()
     };
-    assert!((0.66..0.77).contains(&figure("recall:")), "{text}");
+    assert!((0.78..0.90).contains(&figure("recall:")), "{text}");
     assert!(figure("precision:") >= 0.97, "{text}");
 }
 

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use card_referee::cards::Card;
+use card_referee::render::game::physical::HELD_MM;
 use card_referee::render::game::{GameOptions, GameVideo, Kind, TimelineEntry};
 use card_referee::render::geometry::{Homography, Pt};
 use card_referee::render::scene::CardTruth;
@@ -92,8 +93,16 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
         for (s, zones) in layout.seats.iter().enumerate() {
             for k in 0..12 {
                 let (b, f) = (zones.back.slot(k), zones.front.slot(k));
-                let places = [b, zones.back.modifier_at(b), f, zones.front.modifier_at(f)];
+                // An attacker slid forward out of its Back Row slot while its target is shown
+                // still belongs to that slot.
+                let toward_seat = zones.back.modifier_at(b);
+                let (dx, dy) = (b.x - toward_seat.x, b.y - toward_seat.y);
+                let reach = HELD_MM / dx.hypot(dy);
+                let held = Pt::new(b.x + dx * reach, b.y + dy * reach);
+                let places =
+                    [b, zones.back.modifier_at(b), f, zones.front.modifier_at(f), held, zones.back.modifier_at(held)];
                 for (what, place) in places.into_iter().enumerate() {
+                    let what = [0, 1, 2, 3, 0, 1][what];
                     let d = p.distance(place);
                     if best.is_none_or(|(bd, ..)| d < bd) {
                         best = Some((d, s, k, what));

@@ -115,7 +115,13 @@ fn without_a_layout_the_cards_are_reported_in_pixels_until_the_deal_is_seen() {
 fn a_bad_layout_file_is_refused_by_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("table.toml");
-    std::fs::write(&path, TableLayout::standard(2).to_toml().replace("radius = 55.0", "radius = \"wide\"")).unwrap();
+    // The first pile's radius made a string, whatever its value.
+    let text = TableLayout::standard(2).to_toml();
+    let at = text.find("radius = ").expect("a radius line");
+    let end = at + text[at..].find('\n').expect("the line ends");
+    let corrupt = format!("{}radius = \"wide\"{}", &text[..at], &text[end..]);
+    assert_ne!(corrupt, text);
+    std::fs::write(&path, corrupt).unwrap();
     let (_, err, code) = card_referee(&["track", "--source", "demo", "--layout", &path.display().to_string()]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: ") && err.contains("line ") && err.contains("radius"), "{err}");

@@ -397,11 +397,11 @@ mod tests {
     #[test]
     fn a_bad_file_is_refused_naming_the_line_and_the_field() {
         // A string where a number belongs.
-        let (text, line) = corrupt("radius", 0, |l| l.replace("55.0", "\"wide\""));
+        let (text, line) = corrupt("radius", 0, |l| l.replace("40.0", "\"wide\""));
         let e = TableLayout::from_toml(&text).unwrap_err();
         assert!(e.starts_with(&format!("line {line}:")) && e.contains("radius"), "{e}");
         // A number that is no number.
-        let (text, line) = corrupt("radius", 1, |l| l.replace("55.0", "nan"));
+        let (text, line) = corrupt("radius", 1, |l| l.replace("40.0", "nan"));
         let e = TableLayout::from_toml(&text).unwrap_err();
         assert!(e.starts_with(&format!("line {line}: discard.radius")) && e.contains("finite"), "{e}");
         let (text, line) = corrupt("angle", 1, |l| l.replace("angle = 0.0", "angle = inf"));

@@ -382,12 +382,6 @@ impl Settler {
             self.still = 0;
             return true;
         }
-        self.still += 1;
-        // A picture still for the quiet frames holds no hand at work: whatever skin colour it
-        // shows (red faces dealt since the table was empty raise the share) is the table's.
-        if self.still >= self.config.quiet_frames.max(1) {
-            self.skin_floor = Some(motion.skin);
-        }
         let floor = *self.skin_floor.get_or_insert(motion.skin);
         let hand = motion.skin > floor + self.config.skin_rise;
         let missing = self
@@ -397,6 +391,13 @@ impl Settler {
                 !frame.cards.iter().any(|(p, c)| self.same_spot(*place, self.tracks[*t].centre, *p, c.centre))
             })
             .count();
+        // A picture still for the quiet frames that hides none of the settled cards holds no
+        // hand at work: the skin colour it shows (red faces dealt since the table was empty
+        // raise the share) is the table's.
+        self.still += 1;
+        if self.still >= self.config.quiet_frames.max(1) && missing == 0 {
+            self.skin_floor = Some(motion.skin);
+        }
         // A hand in view over a table that differs from the settled one is at work on it.
         let changed = self.ever_settled && frame.signature() != self.settled_signature;
         // Held back only for a while: cards taken away together stay away, and a lasting rise
