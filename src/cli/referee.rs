@@ -137,6 +137,14 @@ const AGAIN_SECS: f64 = 1.0;
 fn run_source(session: &mut Session, input: &InputArgs, mut layout: Option<TableLayout>) -> Result<(), ExitCode> {
     let mut run = super::table::Run::open(input)?;
     let players = session.referee.names().len();
+    // A folder of photos shows each still table once: each photo counts as settled on its own.
+    let stills = matches!(input.source, Some(crate::capture::SourceSpec::Folder(_)));
+    if layout.is_none() {
+        eprintln!(
+            "# no --layout: the standard layout of {players} seats is fitted once a deal (2 face down and 5 face up \
+             each) settles; nothing is ruled on before"
+        );
+    }
     let mut settler = Settler::new(SettleConfig::for_fps(run.fps));
     let mut given_at = f64::NEG_INFINITY;
     let mut last = None;
@@ -145,6 +153,12 @@ fn run_source(session: &mut Session, input: &InputArgs, mut layout: Option<Table
             continue;
         }
         let Some(table) = &layout else {
+            let motion = if stills { crate::table::Motion::STILL } else { motion };
+            if stills {
+                for _ in 1..settler.config().quiet_frames {
+                    settler.push(place_in_image(&detections), motion);
+                }
+            }
             if settler.push(place_in_image(&detections), motion).is_some()
                 && let Ok(learnt) = learn_layout(&detections, players)
             {
@@ -154,6 +168,13 @@ fn run_source(session: &mut Session, input: &InputArgs, mut layout: Option<Table
             continue;
         };
         let view = place_frame(&run.image, &detections, table).map_err(|e| bad_input(format!("frame {frame}: {e}")))?;
+        if stills {
+            settler = Settler::new(SettleConfig::for_fps(run.fps));
+            for _ in 1..settler.config().quiet_frames {
+                settler.push(view.clone(), crate::table::Motion::STILL);
+            }
+        }
+        let motion = if stills { crate::table::Motion::STILL } else { motion };
         let settled = match settler.push(view, motion) {
             Some(settled) => Some(settled.view),
             None if time - given_at >= AGAIN_SECS => settler.view(),

@@ -276,6 +276,9 @@ impl OmphalaReferee {
         if self.unexplained_since.is_none() {
             self.unexplained_since = Some(at.ms);
         }
+        if self.committed.phase == crate::rules::omphala::Phase::Setup && !persisted {
+            out.push(RefereeEvent::Note { text: awaiting_deal(view, self.names.len()), at });
+        }
         if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported || !persisted {
             return;
         }
@@ -328,4 +331,26 @@ impl OmphalaReferee {
         }
         out
     }
+}
+
+/// What a view lacks to be the deal, in words: each seat's face-down and face-up cards (a deal
+/// is 2 and 5), the cards it could not read and those lying in no row.
+fn awaiting_deal(view: &TableView, players: usize) -> String {
+    use crate::table::Face;
+    let seats: Vec<String> = view
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let down = s.front.iter().filter(|e| e.base.face == Face::Down).count();
+            let up = s.back.iter().filter(|e| e.base.face == Face::Up).count();
+            let unread = s.back.iter().filter(|e| e.base.face == Face::Up && e.base.card.is_none()).count();
+            format!("seat {}: {down} face down, {up} face up ({unread} unread)", k + 1)
+        })
+        .collect();
+    format!(
+        "waiting for the deal of {players} seats (2 face down and 5 face up each): {}; {} cards in no row",
+        seats.join(", "),
+        view.loose.len()
+    )
 }
