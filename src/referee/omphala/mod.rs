@@ -279,6 +279,18 @@ impl OmphalaReferee {
         if self.committed.phase == crate::rules::omphala::Phase::Setup && !persisted {
             out.push(RefereeEvent::Note { text: awaiting_deal(view, self.names.len()), at });
         }
+        // A Front Row card turned up but not read yet: the ruling needs it read.
+        if !persisted {
+            for (seat, s) in view.seats.iter().enumerate() {
+                for (k, e) in s.front.iter().enumerate() {
+                    if e.base.face == crate::table::Face::Up && e.base.card.is_none() {
+                        let name = self.names.get(seat).map_or("?", String::as_str);
+                        let text = format!("{name}: hold Front Row card {} face up until it is read", k + 1);
+                        out.push(RefereeEvent::Prompt { seat: Some(seat), text, at });
+                    }
+                }
+            }
+        }
         if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported || !persisted {
             return;
         }
