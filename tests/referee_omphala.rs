@@ -5,7 +5,7 @@
 use card_referee::referee::omphala::script::{forget_face_down, ideal_views};
 use card_referee::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use card_referee::rules::omphala::simulate::play_out;
-use card_referee::rules::omphala::{Input, RuleOptions};
+use card_referee::rules::omphala::{Input, Observation, RuleOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -144,6 +144,38 @@ fn random_games_seen_perfectly_are_refereed_input_for_input() {
         "{exact} of {total} records exact, {visible_exact} exact but for passes; {confirms} confirmations for {actions} actions"
     );
     assert_eq!(visible_exact, total);
+}
+
+/// Games the players end by agreement in a tie: nothing shows the agreement until the tie-break's
+/// first reveal, which must tell the referee the game ended, and the battle is refereed to its
+/// winner.
+#[test]
+fn an_end_by_agreement_is_seen_in_the_tie_break_reveal_that_follows() {
+    use card_referee::rules::omphala::simulate::{RecordOptions, play_recorded};
+    let how = RecordOptions { max_turns: Some(6), illegal: 0 };
+    let mut battles = 0;
+    for players in [2, 3] {
+        let mut rng = ChaCha8Rng::seed_from_u64(9_100 + players as u64);
+        for _ in 0..400 {
+            let game = play_recorded(&mut rng, players, RuleOptions::default(), &how).unwrap();
+            if !game.battle() || battles >= 2 * (players - 1) {
+                continue;
+            }
+            battles += 1;
+            let mut inputs: Vec<Input> = game.record.inputs().into_iter().map(|(_, i)| i).collect();
+            // The referee here names the seats P1, P2, …
+            if let Some(Input::Observe(Observation::Deal(deal))) = inputs.first_mut() {
+                for (seat, name) in deal.seats.iter_mut().zip(names(players)) {
+                    seat.name = name;
+                }
+            }
+            let (referee, said) = referee_game(players, &inputs, false);
+            assert!(referee.state().standings().is_some(), "{players} players: the game is not over");
+            assert!(referee.record().contains(&Input::EndByAgreement));
+            assert!(said.iter().any(|e| matches!(e, RefereeEvent::Standings { .. })));
+        }
+    }
+    assert_eq!(battles, 4, "4 games ending in a battle found");
 }
 
 /// Cards left unread in some views (each view then read fully a moment later, as the settled
@@ -340,5 +372,36 @@ mod by_hand {
             })
             .collect();
         assert_eq!(prompts, ["Bob: turn JH (Front Row 1) face down again"], "7 against 11 fails: {said:?}");
+    }
+    #[test]
+    fn a_shielded_target_turned_up_is_read_whichever_card_the_row_finder_took_for_its_base() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        // Alice shields her first Front Row card with the 9D and ends her turn.
+        let mut shielded = state.clone();
+        for (_, input) in parse(&format!("{DEAL}Alice shield 9D 1\nAlice end\nAlice drew 10S\nBob drew 2S\n"))
+            .unwrap()
+            .inputs()
+            .into_iter()
+            .skip(1)
+        {
+            card_referee::rules::omphala::apply(&mut shielded, input).unwrap();
+        }
+        referee.observe(&ideal_view(&expected(&shielded), &layout), Moment { frame: 2, ms: 1000 });
+        assert_eq!(referee.record().len(), 5, "{:?}", referee.record());
+        // Bob's QS attacks it: the target turned up under its shield, the QS slid forward; the row
+        // finder takes the face-down shield for the base and the face-up target for its modifier.
+        let shown =
+            expected(&shielded).with_front_shown(0, 0, "JH".parse().unwrap()).with_held_out(1, "QS".parse().unwrap());
+        let mut view = ideal_view(&shown, &layout);
+        let entity = &mut view.seats[0].front[0];
+        let modifier = entity.modifier.take().unwrap();
+        *entity = card_referee::table::EntityView { base: modifier, modifier: Some(entity.base) };
+        referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let lines: Vec<String> = referee.record()[5..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(lines, ["Bob attack QS Alice 1", "Alice revealed 1 JH"]);
     }
 }

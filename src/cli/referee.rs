@@ -11,9 +11,10 @@ use serde::Deserialize;
 
 use super::{InputArgs, bad_input};
 use crate::referee::journal::{self, Entry, Journal};
+use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
-use crate::rules::omphala::notation::Record;
+use crate::rules::omphala::notation::{Record, input_lines};
 use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image};
 
 #[derive(clap::Subcommand, Debug)]
@@ -43,6 +44,10 @@ pub struct OmphalaArgs {
     /// The operator's answers to `confirm` questions, one record line per question, in order.
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
+    /// Answer `confirm` questions as an operator who saw the game would: with the candidate this
+    /// game record goes on with (to evaluate the referee on rendered games, whose script is known).
+    #[arg(long, value_name = "RECORD")]
+    pub oracle: Option<PathBuf>,
     /// Write the inferred game record here (docs/omphala-notation.md) at the end.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -81,6 +86,7 @@ struct Session {
     referee: OmphalaReferee,
     journal: Option<Journal>,
     answers: std::vec::IntoIter<String>,
+    oracle: Option<Oracle>,
     resume_after: Option<u64>,
     /// The thumbnail of the frame the next commits come from (a file beside the journal).
     thumbnail: Option<String>,
@@ -222,6 +228,12 @@ fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Ses
             .collect(),
         None => Vec::new(),
     };
+    let oracle = match &args.oracle {
+        Some(path) => Some(Oracle::from_record(
+            &std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let options = RuleOptions::default();
     let first = match &args.first {
         Some(name) => Some(
@@ -247,7 +259,15 @@ fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Ses
         }
         None => (OmphalaReferee::new(names, options, config), None, None),
     };
-    Ok(Session { referee, journal, answers: answers.into_iter(), resume_after, thumbnail: None, views_out: None })
+    Ok(Session {
+        referee,
+        journal,
+        answers: answers.into_iter(),
+        oracle,
+        resume_after,
+        thumbnail: None,
+        views_out: None,
+    })
 }
 
 fn run_views(session: &mut Session, path: &Path, speed: f64) -> Result<(), String> {
@@ -316,8 +336,8 @@ impl Session {
             let mut more = Vec::new();
             for event in queue {
                 self.print(&event)?;
-                if let RefereeEvent::Confirm { .. } = event
-                    && let Some(answer) = self.answers.next()
+                if let RefereeEvent::Confirm { candidates, .. } = &event
+                    && let Some(answer) = self.answers.next().or_else(|| self.oracle_answer(candidates))
                 {
                     more.extend(self.referee.answer(&answer, at));
                 }
@@ -328,6 +348,12 @@ impl Session {
             journal.append(&Entry::Frame { frame: at.frame })?;
         }
         Ok(())
+    }
+
+    fn oracle_answer(&self, candidates: &[String]) -> Option<String> {
+        let names = self.referee.names();
+        let committed: Vec<String> = self.referee.record().iter().flat_map(|i| input_lines(names, i)).collect();
+        self.oracle.as_ref()?.answer(&committed, candidates)
     }
 
     fn print(&mut self, event: &RefereeEvent) -> Result<(), String> {

@@ -79,7 +79,7 @@ const PIXEL_CHANGE: f64 = 12.0;
 const SMALL: Size = Size { width: 160, height: 90 };
 
 /// Measures each frame's motion against the frame before.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct MotionGate {
     previous: Option<Mat>,
 }
@@ -243,6 +243,7 @@ fn same_row(a: Place, b: Place) -> bool {
 }
 
 /// One quiet frame: its cards and its structure.
+#[derive(Clone)]
 struct QuietFrame {
     seq: u64,
     seats: usize,
@@ -288,6 +289,7 @@ fn majority(votes: &[(Card, u32)]) -> Option<Card> {
 }
 
 /// Turns a stream of frame views into settled views.
+#[derive(Clone)]
 pub struct Settler {
     config: SettleConfig,
     window: VecDeque<QuietFrame>,
@@ -349,7 +351,8 @@ impl Settler {
     /// Feeds one frame's view and its motion; returns the settled view when it changed.
     pub fn push(&mut self, view: TableView, motion: Motion) -> Option<Settled> {
         self.seq += 1;
-        let frame = QuietFrame { seq: self.seq, seats: view.seats.len(), cards: cards_of(&view) };
+        let mut frame = QuietFrame { seq: self.seq, seats: view.seats.len(), cards: cards_of(&view) };
+        self.keep_backs_down(&mut frame);
         if motion.changed > self.config.motion_share {
             self.held = 0;
         }
@@ -373,6 +376,33 @@ impl Settler {
         }
         self.shown = self.settled.iter().map(|&(place, t)| (self.tracks[t].id, place, self.card_view(t))).collect();
         Some(Settled { view: self.current_view(), changes })
+    }
+
+    /// A face-down card under a hand, or half out of the picture, can lose the pattern of its
+    /// back and pass for a face-up card no reader names: where a settled card lies face down, a
+    /// face-up card is taken as turned up only once some quiet frame reads it.
+    fn keep_backs_down(&self, frame: &mut QuietFrame) {
+        let read_near = |centre: Pt, f: &QuietFrame| {
+            f.cards.iter().any(|(_, c)| c.shown().is_some() && c.centre.distance(centre) < self.config.match_distance)
+        };
+        for (place, t) in &self.settled {
+            let track = &self.tracks[*t];
+            if track.face != Face::Down || *place == Place::Deck {
+                continue;
+            }
+            if read_near(track.centre, frame) || self.window.iter().any(|f| read_near(track.centre, f)) {
+                continue;
+            }
+            for (p, c) in &mut frame.cards {
+                if *p != Place::Deck
+                    && c.face == Face::Up
+                    && c.card.is_none()
+                    && c.centre.distance(track.centre) < self.config.match_distance
+                {
+                    c.face = Face::Down;
+                }
+            }
+        }
     }
 
     /// Moving: the picture changed, or a hand came in over cards, or several settled cards went
@@ -703,6 +733,20 @@ mod tests {
         }
         assert!(feed(&mut s, &view, 10).is_none(), "nothing changed once the hand went");
         assert_eq!(s.view().unwrap().seats[0].back[0].base.card, Some(card("AS")));
+    }
+
+    #[test]
+    fn a_back_that_loses_its_pattern_stays_face_down_until_a_face_is_read() {
+        let mut s = Settler::new(SettleConfig::default());
+        let back = CardView::down(Pt::new(0.0, 0.0));
+        feed(&mut s, &row(vec![back, up("7C", 72.0)]), 8).expect("settles");
+        // A hand rests over the back: its pattern is gone, nothing reads a face there.
+        let blank = CardView { face: Face::Up, card: None, centre: Pt::new(3.0, 2.0) };
+        assert!(feed(&mut s, &row(vec![blank, up("7C", 72.0)]), 20).is_none());
+        assert_eq!(s.view().unwrap().seats[0].back[0].base.face, Face::Down);
+        // Turned up for real: read, and face up.
+        let out = feed(&mut s, &row(vec![up("8H", 1.0), up("7C", 72.0)]), 8).expect("turned up");
+        assert_eq!(out.view.seats[0].back[0].base.shown(), Some(card("8H")));
     }
 
     #[test]

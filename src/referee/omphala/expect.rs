@@ -169,36 +169,54 @@ fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may
             (Some(_), None) => out.add(|| format!("{slot}: no card")),
             (None, Some(_)) => out.add(|| format!("{slot}: a card that should not be there")),
             (Some(w), Some(s)) => {
-                let shown = s.base.shown();
-                match (s.base.face, w.base.face) {
-                    (Face::Up, Face::Down) if may_show => {
-                        if let (Some(seen), Some(known)) = (shown, w.base.card)
-                            && seen != known
-                        {
-                            out.add(|| format!("{slot}: shows {seen}, known to be {known}"));
-                        }
-                    }
-                    (a, b) if a != b => out.add(|| format!("{slot}: face {}, expected face {}", word(a), word(b))),
-                    _ => {
-                        if let (Some(seen), Some(known)) = (shown, w.base.card)
-                            && seen != known
-                        {
-                            out.add(|| format!("{slot}: shows {seen}, expected {known}"));
-                        }
-                    }
-                }
-                // A second back seen under a face-down card where the game has none is no evidence:
-                // the row finder sees one in the shadow at a row's end now and then, and a shield
-                // is told by its Diamond leaving the Back Row. A shield missing, or a face-up card
-                // laid on a Front Row card, is a difference.
-                match (w.modifier, s.modifier) {
-                    (Some(_), None) => out.add(|| format!("{slot}: its modifier is missing")),
-                    (None, Some(m)) if m.face == Face::Up => out.add(|| format!("{slot}: an unexpected modifier")),
-                    _ => {}
+                // A target turned up under its shield may be split the other way round by the
+                // row finder (the face-down shield taken as the base): either way is the entity.
+                let swapped = s.modifier.map(|m| EntityView { base: m, modifier: Some(s.base) });
+                let count = |e: &EntityView| {
+                    let mut d = Diff { count: 0, words: None };
+                    front_entity_conflicts(&slot, w, e, may_show, &mut d);
+                    d.count
+                };
+                match swapped {
+                    Some(other) if count(&other) < count(s) => front_entity_conflicts(&slot, w, &other, may_show, out),
+                    _ => front_entity_conflicts(&slot, w, s, may_show, out),
                 }
             }
             (None, None) => {}
         }
+    }
+}
+
+fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, may_show: bool, out: &mut Diff) {
+    let shown = s.base.shown();
+    match (s.base.face, w.base.face) {
+        (Face::Up, Face::Down) if may_show => {
+            if let (Some(seen), Some(known)) = (shown, w.base.card)
+                && seen != known
+            {
+                out.add(|| format!("{slot}: shows {seen}, known to be {known}"));
+            }
+        }
+        (a, b) if a != b => out.add(|| format!("{slot}: face {}, expected face {}", word(a), word(b))),
+        _ => {
+            if let (Some(seen), Some(known)) = (shown, w.base.card)
+                && seen != known
+            {
+                out.add(|| format!("{slot}: shows {seen}, expected {known}"));
+            }
+        }
+    }
+    // A second back seen under a face-down card where the game has none is no evidence: the row
+    // finder sees one in the shadow at a row's end now and then, and a shield is told by its
+    // Diamond leaving the Back Row. A shield missing, or a face-up card laid on a Front Row card,
+    // is a difference.
+    match (w.modifier, s.modifier) {
+        (Some(_), None) => out.add(|| format!("{slot}: its modifier is missing")),
+        (None, Some(m)) if m.face == Face::Up => out.add(|| format!("{slot}: an unexpected modifier")),
+        (Some(wm), Some(m)) if m.face == Face::Up && wm.face == Face::Down && !may_show => {
+            out.add(|| format!("{slot}: its modifier face up, expected face down"))
+        }
+        _ => {}
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod events;
 pub mod expect;
 pub mod illegal;
+pub mod oracle;
 pub mod script;
 pub mod search;
 
@@ -41,6 +42,7 @@ impl Default for RefereeConfig {
 }
 
 /// The referee of one game.
+#[derive(Clone)]
 pub struct OmphalaReferee {
     names: Vec<String>,
     config: RefereeConfig,
@@ -162,9 +164,10 @@ impl OmphalaReferee {
     }
 
     /// Puts the explanations to the operator once they have disagreed over a few changes, or at
-    /// once when the game is over in all of them (no later move will tell them apart).
+    /// once when the game is over in one of them (a game that ended shows no later move to tell
+    /// them apart: a tie-break's first reveal looks like an attack's target shown).
     fn ask_if_due(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
-        let ended = self.hypotheses.iter().all(|h| !matches!(h.state.phase, crate::rules::omphala::Phase::Playing));
+        let ended = self.hypotheses.iter().any(|h| !matches!(h.state.phase, crate::rules::omphala::Phase::Playing));
         let due = self.undecided_changes >= self.config.confirm_after_changes || ended;
         if self.hypotheses.len() > 1 && due && self.asked.is_none() {
             self.ask(at, out);

@@ -3,8 +3,9 @@
 //! the view supplies them (the card a player drew is a new face-up card in their Back Row; a
 //! revealed card is a face-up card at the awaited Front Row position). An action is followed only
 //! where it brings the predicted table nearer the view, or where it is invisible until its
-//! observation (a draw, an attack on a face-down card, the end of a turn). The explanations kept
-//! are the shortest ones that predict the view exactly.
+//! observation (a draw, an attack on a face-down card, the end of a turn, an end by agreement
+//! that a tie-break reveal follows). The explanations kept are the shortest ones that predict
+//! the view exactly.
 
 use super::expect::{Expected, distance, expected};
 use crate::cards::Card;
@@ -155,6 +156,13 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
             out.push(child);
         }
     }
+    // The players may end the game by agreement at any time. That leaves no trace on the table
+    // unless the scores tie: then the tie-break's first reveal shows it.
+    if let Some(child) = step(node, Input::EndByAgreement)
+        && awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names).is_empty())
+    {
+        out.push(child);
+    }
     out
 }
 
@@ -192,9 +200,12 @@ pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Ve
         Some(Awaited::Reveal { player, position }) => {
             // The target face up in place, or, when the view caught it only once the cards were
             // moved, on top of the discard pile.
-            let shown = view.seats.get(player).and_then(|s| s.front.get(position)).and_then(|e| e.base.shown());
+            // A shield lies face down: a face-up card at the position is the target, whichever of
+            // the two overlapping cards the row finder took for the base.
+            let entity = view.seats.get(player).and_then(|s| s.front.get(position));
+            let shown = entity.into_iter().flat_map(|e| [e.base.shown(), e.modifier.and_then(|m| m.shown())]).flatten();
             let discarded = view.discard.and_then(|c| c.shown());
-            let mut cards: Vec<Card> = shown.into_iter().chain(discarded).collect();
+            let mut cards: Vec<Card> = shown.chain(discarded).collect();
             cards.dedup();
             cards
                 .into_iter()

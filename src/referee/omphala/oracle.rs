@@ -1,0 +1,86 @@
+//! An operator who saw the game: answers `confirm` questions from the game's true record. For
+//! evaluating the referee on rendered games, whose script is known; a real table's operator
+//! answers through `--answers` or the window.
+
+/// How far past the committed lines an answer may lie in the record: passes with an empty deck
+/// leave no trace, so the committed record may lack a few of the record's lines.
+const LOOKAHEAD: usize = 8;
+
+/// The record's lines (comments, blank lines and `options` dropped).
+pub struct Oracle {
+    lines: Vec<String>,
+}
+
+impl Oracle {
+    pub fn from_record(text: &str) -> Oracle {
+        let lines = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+            .filter(|l| !l.is_empty() && !l.starts_with("options"))
+            .collect();
+        Oracle { lines }
+    }
+
+    /// The candidate (record lines joined by " / ") the record goes on with after the committed
+    /// lines; none when the record does not say.
+    pub fn answer(&self, committed: &[String], candidates: &[String]) -> Option<String> {
+        let from = self.position_after(committed);
+        (from..(from + LOOKAHEAD).min(self.lines.len()))
+            .find_map(|start| {
+                candidates.iter().find(|c| {
+                    let parts: Vec<&str> = c.split(" / ").collect();
+                    self.lines
+                        .get(start..start + parts.len())
+                        .is_some_and(|l| l.iter().zip(&parts).all(|(a, b)| a == b))
+                })
+            })
+            .cloned()
+    }
+
+    /// Where the committed lines end in the record: each matched in order, skipping the record's
+    /// lines the referee did not commit.
+    fn position_after(&self, committed: &[String]) -> usize {
+        let mut at = 0;
+        for line in committed {
+            if let Some(k) = self.lines[at..].iter().position(|l| l == line) {
+                at += k + 1;
+            }
+        }
+        at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECORD: &str = "options ace=1\nseat Alice 1 2\nfirst Alice\nAlice end # a comment\nAlice drew 4C\n\
+                          Bob attack 9S Alice 1\nAlice revealed 1 3H\n";
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_candidate_the_record_goes_on_with_is_chosen() {
+        let oracle = Oracle::from_record(RECORD);
+        let committed = lines(&["seat Alice 1 2", "first Alice", "Alice end", "Alice drew 4C"]);
+        let candidates = lines(&["Bob attack 9S Alice 2", "Bob attack 9S Alice 1"]);
+        assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("Bob attack 9S Alice 1"));
+    }
+
+    #[test]
+    fn a_line_the_referee_missed_is_skipped() {
+        let oracle = Oracle::from_record(RECORD);
+        let committed = lines(&["seat Alice 1 2", "first Alice", "Alice drew 4C"]);
+        let candidates = lines(&["Alice revealed 1 3H", "Bob attack 9S Alice 1"]);
+        assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("Bob attack 9S Alice 1"));
+    }
+
+    #[test]
+    fn no_candidate_in_the_record_gets_no_answer() {
+        let oracle = Oracle::from_record(RECORD);
+        let candidates = lines(&["Bob steal 9S Alice 4C"]);
+        assert_eq!(oracle.answer(&[], &candidates), None);
+    }
+}
