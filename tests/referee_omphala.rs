@@ -404,4 +404,32 @@ mod by_hand {
             .collect();
         assert_eq!(lines, ["Bob attack QS Alice 1", "Alice revealed 1 JH"]);
     }
+    #[test]
+    fn an_end_by_agreement_while_explanations_disagree_asks_what_came_before() {
+        let (mut referee, state) = start();
+        // One card more in Alice's Back Row: she drew as her action, or ended her turn.
+        let mut drawn = state.clone();
+        for (_, input) in parse(&format!("{DEAL}Alice draw\nAlice drew 10S\n")).unwrap().inputs().into_iter().skip(1) {
+            card_referee::rules::omphala::apply(&mut drawn, input).unwrap();
+        }
+        referee.observe(&ideal_view(&expected(&drawn), &TableLayout::standard(2)), Moment { frame: 2, ms: 1000 });
+        assert_eq!(referee.record().len(), 1, "draw or end: not known yet");
+        let said = referee.end_by_agreement(Moment { frame: 3, ms: 2000 });
+        let candidates = said.iter().find_map(|e| match e {
+            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+            _ => None,
+        });
+        assert_eq!(candidates, Some(vec!["Alice draw".to_string(), "Alice end".to_string()]), "{said:?}");
+        let said = referee.answer("Alice end", Moment { frame: 4, ms: 3000 });
+        // Tied at 2 cards each: the battle's first reveal is asked for.
+        assert!(
+            said.iter().any(|e| matches!(e, RefereeEvent::Prompt { text, .. } if text.contains("tie-break"))),
+            "{said:?}"
+        );
+        let lines: Vec<String> = referee.record()[1..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(lines, ["Alice end", "Alice drew 10S", "agree end"]);
+    }
 }

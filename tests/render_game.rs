@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use card_referee::cards::Card;
-use card_referee::render::game::physical::HELD_MM;
+use card_referee::render::game::physical::held_at;
 use card_referee::render::game::{GameOptions, GameVideo, Kind, TimelineEntry};
 use card_referee::render::geometry::{Homography, Pt};
 use card_referee::render::scene::CardTruth;
@@ -76,6 +76,9 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
         TableSeen { seats: layout.seats.iter().map(|_| SeatSeen::default()).collect(), ..Default::default() };
     let mut back: Vec<Vec<(Option<Card>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
     let mut front: Vec<Vec<FrontSlot>> = vec![vec![(None, None); 12]; layout.seats.len()];
+    // A slid attacker, kept apart: moved along its row clear of the piles, it may lie where
+    // another slot's attacker would.
+    let mut held: Vec<Vec<(Option<Card>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
     for &(card, face_up, p) in cards {
         let t = Seen { card, face_up };
         if layout.discard.contains(p) {
@@ -95,14 +98,10 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
                 let (b, f) = (zones.back.slot(k), zones.front.slot(k));
                 // An attacker slid forward out of its Back Row slot while its target is shown
                 // still belongs to that slot.
-                let toward_seat = zones.back.modifier_at(b);
-                let (dx, dy) = (b.x - toward_seat.x, b.y - toward_seat.y);
-                let reach = HELD_MM / dx.hypot(dy);
-                let held = Pt::new(b.x + dx * reach, b.y + dy * reach);
+                let held = held_at(layout, &zones.back, b);
                 let places =
                     [b, zones.back.modifier_at(b), f, zones.front.modifier_at(f), held, zones.back.modifier_at(held)];
                 for (what, place) in places.into_iter().enumerate() {
-                    let what = [0, 1, 2, 3, 0, 1][what];
                     let d = p.distance(place);
                     if best.is_none_or(|(bd, ..)| d < bd) {
                         best = Some((d, s, k, what));
@@ -122,6 +121,11 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
                 back[s][k].1 = Some(t.card);
             }
             2 => front[s][k].0 = Some((t.card, t.face_up)),
+            4 => {
+                assert!(t.face_up, "{} slid forward face down", t.card);
+                held[s][k].0 = Some(t.card);
+            }
+            5 => held[s][k].1 = Some(t.card),
             _ => {
                 assert!(!t.face_up, "a Front Row modifier {} lies face up", t.card);
                 front[s][k].1 = Some(t.card);
@@ -129,7 +133,7 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
         }
     }
     for (s, seat) in seen.seats.iter_mut().enumerate() {
-        for &(base, modifier) in &back[s] {
+        for &(base, modifier) in back[s].iter().chain(&held[s]) {
             match base {
                 Some(base) => {
                     seat.back.insert((base, modifier));

@@ -153,7 +153,10 @@ impl OmphalaReferee {
         }
         let mut next = kept;
         next.truncate(MAX_HYPOTHESES);
-        let changed = next.iter().any(|h| h.inputs.len() > self.common_len(&next));
+        // A change is a move: some explanation took an input more. A view that only reads a card
+        // it could not read before changes nothing.
+        let longest = |hs: &[Hypothesis]| hs.iter().map(|h| h.inputs.len()).max().unwrap_or(0);
+        let changed = longest(&next) > longest(&self.hypotheses);
         self.hypotheses = next;
         self.commit_agreed(view, at, &mut out);
         if self.hypotheses.len() > 1 && changed {
@@ -331,19 +334,33 @@ impl OmphalaReferee {
         }
     }
 
-    /// The players end the game by agreement: committed at once.
+    /// The players end the game by agreement: ended in every explanation still open; committed
+    /// at once when they agree on what came before, else the operator is asked.
     pub fn end_by_agreement(&mut self, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
-        let input = Input::EndByAgreement;
-        match apply(&mut self.committed, input.clone()) {
-            Ok(events) => {
-                self.record.push(input.clone());
-                out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
-                out.extend(events::prompts(&self.committed, &events, at));
-                self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
+        let mut ended = Vec::new();
+        let mut refused = None;
+        for h in &self.hypotheses {
+            let mut h = h.clone();
+            match apply(&mut h.state, Input::EndByAgreement) {
+                Ok(_) => {
+                    h.inputs.push(Input::EndByAgreement);
+                    h.lag.clear();
+                    ended.push(h);
+                }
+                Err(e) => refused = Some(e),
             }
-            Err(e) => out.push(RefereeEvent::Note { text: e.to_string(), at }),
         }
+        if ended.is_empty() {
+            let text = refused.map_or_else(|| "nothing to end".to_string(), |e| e.to_string());
+            out.push(RefereeEvent::Note { text, at });
+            return out;
+        }
+        self.hypotheses = ended;
+        self.asked = None;
+        let view = self.last_view.clone().unwrap_or_default();
+        self.commit_agreed(&view, at, &mut out);
+        self.ask_if_due(at, &mut out);
         out
     }
 }

@@ -11,6 +11,7 @@ use crate::cards::Card;
 use crate::render::geometry::Pt;
 use crate::render::scene::PlacedCard;
 use crate::table::TableLayout;
+use crate::table::layout::SLOT_MM;
 
 /// Cards of a pile drawn (the ones below are hidden by them).
 const PILE_SHOWN: usize = 5;
@@ -79,6 +80,29 @@ pub struct PhysTable {
 /// How far an attacker is slid forward, toward the middle of the table, millimetres: out of its
 /// row's band and short of the piles.
 pub const HELD_MM: f64 = 70.0;
+
+/// How far from a pile's centre a slid attacker's centre stays, millimetres: a card's length,
+/// so that it lies beside the pile, never on it.
+const PILE_CLEAR_MM: f64 = 90.0;
+
+/// Where an attacker slid forward out of the slot at `at` of `line` lies: `HELD_MM` away from
+/// its seat, moved along the row as far as needed (up to two slots) to lie clear of the deck and
+/// the discard pile, as a hand would put it beside a pile rather than on it.
+pub fn held_at(layout: &TableLayout, line: &crate::table::Row, at: Pt) -> Pt {
+    let toward_seat = line.modifier_at(at);
+    let (dx, dy) = (at.x - toward_seat.x, at.y - toward_seat.y);
+    let k = HELD_MM / dx.hypot(dy).max(1e-9);
+    let slid = Pt::new(at.x + dx * k, at.y + dy * k);
+    let len = line.step.x.hypot(line.step.y).max(1e-9);
+    let (ux, uy) = (line.step.x / len, line.step.y / len);
+    let clear = |p: Pt| [layout.deck, layout.discard].iter().all(|z| p.distance(z.centre) >= PILE_CLEAR_MM);
+    let shifts = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0];
+    shifts
+        .iter()
+        .map(|s| Pt::new(slid.x + ux * s * SLOT_MM, slid.y + uy * s * SLOT_MM))
+        .find(|p| clear(*p))
+        .unwrap_or(slid)
+}
 
 impl PhysTable {
     pub fn new(deck: Vec<Card>, players: usize) -> PhysTable {
@@ -206,11 +230,7 @@ impl PhysTable {
                     let Some(entity) = entity else { continue };
                     let mut at = line.slot(slot);
                     if self.held == Some(entity.base) {
-                        // Away from the seat: the opposite way to the modifier's offset.
-                        let toward_seat = line.modifier_at(at);
-                        let (dx, dy) = (at.x - toward_seat.x, at.y - toward_seat.y);
-                        let k = HELD_MM / dx.hypot(dy).max(1e-9);
-                        at = Pt::new(at.x + dx * k, at.y + dy * k);
+                        at = held_at(layout, &line, at);
                     }
                     put(entity.base, entity.base_up, at, line.angle);
                     if let Some(modifier) = entity.modifier {
