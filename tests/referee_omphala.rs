@@ -432,4 +432,26 @@ mod by_hand {
             .collect();
         assert_eq!(lines, ["Alice end", "Alice drew 10S", "agree end"]);
     }
+    #[test]
+    fn an_attack_seen_only_once_its_unknown_target_is_gone_is_asked_not_guessed() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        // The KC destroyed Bob's second face-down card (the JH); the camera saw only the end:
+        // one unknown card left in Bob's Front Row, the JH on the discard pile, the KC retired.
+        let mut after = state.clone();
+        for (_, input) in
+            parse(&format!("{DEAL}Alice attack KC Bob 2\nBob revealed 2 JH\n")).unwrap().inputs().into_iter().skip(1)
+        {
+            card_referee::rules::omphala::apply(&mut after, input).unwrap();
+        }
+        let view = ideal_view(&expected(&after), &layout);
+        let mut said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        said.extend(referee.observe(&view, Moment { frame: 3, ms: 2000 }));
+        assert_eq!(referee.record().len(), 1, "position 1 or 2: not known, {said:?}");
+        let candidates = said.iter().find_map(|e| match e {
+            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+            _ => None,
+        });
+        assert_eq!(candidates, Some(vec!["Alice attack KC Bob 1".to_string(), "Alice attack KC Bob 2".to_string()]));
+    }
 }

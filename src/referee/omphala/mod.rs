@@ -163,15 +163,40 @@ impl OmphalaReferee {
             self.undecided_changes += 1;
         }
         self.ask_if_due(at, &mut out);
+        self.prompt_unread_draw(view, at, &mut out);
         out
     }
 
+    /// A card drawn face up but not read: the game cannot go on until it is.
+    fn prompt_unread_draw(&self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let [only] = &self.hypotheses[..] else { return };
+        let Some(crate::rules::omphala::Awaited::DrawnCard { player }) = crate::rules::omphala::awaited(&only.state)
+        else {
+            return;
+        };
+        let unread = view
+            .seats
+            .get(player)
+            .is_some_and(|s| s.back.iter().any(|e| e.base.face == crate::table::Face::Up && e.base.card.is_none()));
+        if unread {
+            let name = self.names.get(player).map_or("?", String::as_str);
+            let text = format!("{name}: hold up the card you drew until it is read");
+            out.push(RefereeEvent::Prompt { seat: Some(player), text, at });
+        }
+    }
+
     /// Puts the explanations to the operator once they have disagreed over a few changes, or at
-    /// once when the game is over in one of them (a game that ended shows no later move to tell
+    /// once when two of them reach the same game or the game is over in one of them (a game that ended shows no later move to tell
     /// them apart: a tie-break's first reveal looks like an attack's target shown).
     fn ask_if_due(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
         let ended = self.hypotheses.iter().any(|h| !matches!(h.state.phase, crate::rules::omphala::Phase::Playing));
-        let due = self.undecided_changes >= self.config.confirm_after_changes || ended;
+        // Two records that reach the same game cannot be told apart by any later move.
+        let same_game = self
+            .hypotheses
+            .iter()
+            .enumerate()
+            .any(|(i, a)| self.hypotheses[i + 1..].iter().any(|b| a.state == b.state));
+        let due = self.undecided_changes >= self.config.confirm_after_changes || ended || same_game;
         if self.hypotheses.len() > 1 && due && self.asked.is_none() {
             self.ask(at, out);
         }

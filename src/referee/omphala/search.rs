@@ -113,14 +113,16 @@ fn is_goal(h: &Hypothesis, view: &TableView) -> bool {
     h.matches(view) && observations(&h.state, view, &[]).is_empty()
 }
 
-/// Keeps one hypothesis per distinct state and in-between table (the first found: inputs are tried in a stable order,
-/// cards along a row from its start).
+/// Keeps one hypothesis per distinct state, in-between table and record (passes aside; the
+/// first found: inputs are tried in a stable order, cards along a row from its start). Two
+/// records that reach the same state stay apart: an attack that destroyed an unknown card at
+/// position 1 or 2 leaves the same rows, and only a question may tell which it was.
 fn dedupe(nodes: Vec<Hypothesis>) -> Vec<Hypothesis> {
     let mut kept: Vec<Hypothesis> = Vec::new();
     for node in nodes {
         // A failed attack leaves the same state whoever attacked: the table in between (which
         // card was slid forward) tells them apart.
-        if !kept.iter().any(|k| k.state == node.state && k.lag == node.lag) {
+        if !kept.iter().any(|k| k.state == node.state && k.lag == node.lag && same_but_passes(k, &node)) {
             kept.push(node);
         }
     }
