@@ -454,4 +454,27 @@ mod by_hand {
         });
         assert_eq!(candidates, Some(vec!["Alice attack KC Bob 1".to_string(), "Alice attack KC Bob 2".to_string()]));
     }
+    #[test]
+    fn a_card_drawn_but_not_read_prompts_the_drawer_to_hold_it_up() {
+        let (mut referee, state) = start();
+        let mut drawn = state.clone();
+        for (_, input) in parse(&format!("{DEAL}Alice end\nAlice drew 10S\n")).unwrap().inputs().into_iter().skip(1) {
+            card_referee::rules::omphala::apply(&mut drawn, input).unwrap();
+        }
+        // Bob's card drawn before his turn lies face up, unread.
+        let mut view = ideal_view(&expected(&drawn), &TableLayout::standard(2));
+        let mut unread = view.seats[1].back[0];
+        unread.base.card = None;
+        unread.base.centre.x += 72.0 * 5.0;
+        view.seats[1].back.push(unread);
+        let said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        let prompts: Vec<&str> = said
+            .iter()
+            .filter_map(|e| match e {
+                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prompts, ["Bob: hold up the card you drew until it is read"], "{said:?}");
+    }
 }

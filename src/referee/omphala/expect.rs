@@ -38,6 +38,8 @@ pub struct Expected {
     /// Cards held out of their rows: an attacker slid forward while its attack is ruled (seen
     /// loose, or out of sight).
     pub held: Vec<Card>,
+    /// The seat whose drawn card the game waits to see: it may lie in their Back Row unread.
+    pub drawing: Option<usize>,
 }
 
 /// The table a state calls for: Front Row entities face down (a shield face down over its
@@ -57,6 +59,10 @@ pub fn expected(state: &GameState) -> Expected {
         discard_top: state.discard.last().copied(),
         front_may_show: matches!(state.phase, Phase::TieBreak(_) | Phase::Over(_)),
         held: Vec::new(),
+        drawing: match crate::rules::omphala::awaited(state) {
+            Some(crate::rules::omphala::Awaited::DrawnCard { player }) => Some(player),
+            _ => None,
+        },
     }
 }
 
@@ -139,7 +145,7 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
     for (seat, (want, seen)) in expected.seats.iter().zip(&view.seats).enumerate() {
         let name = expected.names.get(seat).map_or("?", String::as_str);
         front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
-        back_conflicts(name, &want.back, &seen.back, out);
+        back_conflicts(name, &want.back, &seen.back, expected.drawing == Some(seat), out);
     }
     // A card held out of its row need not be in sight (a hand may hold it, or it lies unread):
     // its row lacking it is what names it, and seen back in its row it is a difference there.
@@ -217,7 +223,7 @@ fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, 
     }
 }
 
-fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], out: &mut Diff) {
+fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], drawing: bool, out: &mut Diff) {
     let mut unmatched: Vec<&ExpectedEntity> = want.iter().collect();
     let mut unread = 0;
     for s in seen {
@@ -253,8 +259,10 @@ fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], out:
         let card = w.base.card.map_or("?".to_string(), |c| c.to_string());
         out.add(|| format!("{name}'s Back Row: {card} missing"));
     }
-    if unread > unmatched.len() {
-        out.add(|| format!("{name}'s Back Row: {} cards too many", unread - unmatched.len()));
+    // The card a player drew lies face up in their row before it is read.
+    let room = unmatched.len() + usize::from(drawing);
+    if unread > room {
+        out.add(|| format!("{name}'s Back Row: {} cards too many", unread - room));
     }
 }
 
