@@ -76,9 +76,9 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
         TableSeen { seats: layout.seats.iter().map(|_| SeatSeen::default()).collect(), ..Default::default() };
     let mut back: Vec<Vec<(Option<Card>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
     let mut front: Vec<Vec<FrontSlot>> = vec![vec![(None, None); 12]; layout.seats.len()];
-    // A slid attacker, kept apart: moved along its row clear of the piles, it may lie where
-    // another slot's attacker would.
-    let mut held: Vec<Vec<(Option<Card>, Option<Card>)>> = vec![vec![(None, None); 12]; layout.seats.len()];
+    // A slid attacker (one at a time), kept apart: moved along its row clear of the piles, it
+    // may lie where another slot's attacker would.
+    let mut held: Vec<(Option<Card>, Option<Card>)> = vec![(None, None); layout.seats.len()];
     for &(card, face_up, p) in cards {
         let t = Seen { card, face_up };
         if layout.discard.contains(p) {
@@ -123,9 +123,9 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
             2 => front[s][k].0 = Some((t.card, t.face_up)),
             4 => {
                 assert!(t.face_up, "{} slid forward face down", t.card);
-                held[s][k].0 = Some(t.card);
+                held[s].0 = Some(t.card);
             }
-            5 => held[s][k].1 = Some(t.card),
+            5 => held[s].1 = Some(t.card),
             _ => {
                 assert!(!t.face_up, "a Front Row modifier {} lies face up", t.card);
                 front[s][k].1 = Some(t.card);
@@ -133,7 +133,7 @@ fn read_table(cards: &[(Card, bool, Pt)], layout: &TableLayout) -> TableSeen {
         }
     }
     for (s, seat) in seen.seats.iter_mut().enumerate() {
-        for &(base, modifier) in back[s].iter().chain(&held[s]) {
+        for &(base, modifier) in back[s].iter().chain(std::iter::once(&held[s])) {
             match base {
                 Some(base) => {
                     seat.back.insert((base, modifier));

@@ -35,8 +35,8 @@ pub struct Expected {
     pub discard_top: Option<Card>,
     /// At the end (tie-break, standings) Front Row cards may lie face up: they are being shown.
     pub front_may_show: bool,
-    /// Cards held out of their rows: an attacker slid forward while its attack is ruled (seen
-    /// loose, or out of sight).
+    /// Cards held out of their rows, face up, where the view should find them among its loose
+    /// cards: an attacker slid forward while its attack is ruled.
     pub held: Vec<Card>,
     /// The seat whose drawn card the game waits to see: it may lie in their Back Row unread.
     pub drawing: Option<usize>,
@@ -147,8 +147,13 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
         front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
         back_conflicts(name, &want.back, &seen.back, expected.drawing == Some(seat), out);
     }
-    // A card held out of its row need not be in sight (a hand may hold it, or it lies unread):
-    // its row lacking it is what names it, and seen back in its row it is a difference there.
+    // A card held out of its row must be seen out of it: a row merely lacking it may be a row
+    // misread (a slid card lying over its neighbour hides it, and its own index is read there).
+    for card in &expected.held {
+        if !view.loose.iter().any(|c| c.shown() == Some(*card)) {
+            out.add(|| format!("{card} should be held out of its row"));
+        }
+    }
     // A card lying loose that the game has in a row is not there: a card is in one place.
     for card in view.loose.iter().filter_map(|c| c.shown()) {
         if !expected.held.contains(&card) && expected.places(card) {

@@ -85,23 +85,29 @@ pub const HELD_MM: f64 = 70.0;
 /// so that it lies beside the pile, never on it.
 const PILE_CLEAR_MM: f64 = 90.0;
 
+/// How far a slid attacker moved along its row goes out of it: a card's length, so that it
+/// lies clear of its neighbours in the row.
+const HELD_CLEAR_MM: f64 = 95.0;
+
 /// Where an attacker slid forward out of the slot at `at` of `line` lies: `HELD_MM` away from
-/// its seat, moved along the row as far as needed (up to two slots) to lie clear of the deck and
-/// the discard pile, as a hand would put it beside a pile rather than on it.
+/// its seat, or, where that lies on the deck or the discard pile, a card's length out and moved
+/// along the row as far as needed (up to two slots) to lie clear of both, as a hand would put it
+/// beside a pile rather than on it (and clear of the row, not over a neighbour).
 pub fn held_at(layout: &TableLayout, line: &crate::table::Row, at: Pt) -> Pt {
     let toward_seat = line.modifier_at(at);
     let (dx, dy) = (at.x - toward_seat.x, at.y - toward_seat.y);
-    let k = HELD_MM / dx.hypot(dy).max(1e-9);
-    let slid = Pt::new(at.x + dx * k, at.y + dy * k);
+    let away = dx.hypot(dy).max(1e-9);
+    let (ax, ay) = (dx / away, dy / away);
     let len = line.step.x.hypot(line.step.y).max(1e-9);
     let (ux, uy) = (line.step.x / len, line.step.y / len);
-    let clear = |p: Pt| [layout.deck, layout.discard].iter().all(|z| p.distance(z.centre) >= PILE_CLEAR_MM);
+    let clear = |p: &Pt| [layout.deck, layout.discard].iter().all(|z| p.distance(z.centre) >= PILE_CLEAR_MM);
+    let slid = Pt::new(at.x + ax * HELD_MM, at.y + ay * HELD_MM);
+    if clear(&slid) {
+        return slid;
+    }
+    let out = Pt::new(at.x + ax * HELD_CLEAR_MM, at.y + ay * HELD_CLEAR_MM);
     let shifts = [0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.0, -2.0];
-    shifts
-        .iter()
-        .map(|s| Pt::new(slid.x + ux * s * SLOT_MM, slid.y + uy * s * SLOT_MM))
-        .find(|p| clear(*p))
-        .unwrap_or(slid)
+    shifts.iter().map(|s| Pt::new(out.x + ux * s * SLOT_MM, out.y + uy * s * SLOT_MM)).find(clear).unwrap_or(slid)
 }
 
 impl PhysTable {
