@@ -477,4 +477,22 @@ mod by_hand {
             .collect();
         assert_eq!(prompts, ["Bob: hold up the card you drew until it is read"], "{said:?}");
     }
+    #[test]
+    fn a_deal_with_a_card_not_read_asks_its_owner_to_straighten_it() {
+        let state = replay(&parse(DEAL).unwrap()).state;
+        let mut view = ideal_view(&expected(&state), &TableLayout::standard(2));
+        view.seats[1].back[2].base.card = None;
+        let config = RefereeConfig { first: Some(0), ..RefereeConfig::default() };
+        let mut referee = OmphalaReferee::new(vec!["Alice".into(), "Bob".into()], RuleOptions::default(), config);
+        let said = referee.observe(&view, Moment { frame: 1, ms: 0 });
+        assert!(referee.record().is_empty());
+        let prompts: Vec<&str> = said
+            .iter()
+            .filter_map(|e| match e {
+                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prompts, ["Bob: Back Row card 3 cannot be read; straighten it so its corner shows"], "{said:?}");
+    }
 }

@@ -309,6 +309,7 @@ impl OmphalaReferee {
         }
         if self.committed.phase == crate::rules::omphala::Phase::Setup && !persisted {
             out.push(RefereeEvent::Note { text: awaiting_deal(view, self.names.len()), at });
+            out.extend(unread_deal_prompts(view, &self.names, at));
         }
         // A Front Row card turned up but not read yet: the ruling needs it read.
         if !persisted {
@@ -388,6 +389,40 @@ impl OmphalaReferee {
         self.ask_if_due(at, &mut out);
         out
     }
+}
+
+/// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
+/// they are, so their owners are asked to straighten them.
+fn unread_deal_prompts(view: &TableView, names: &[String], at: Moment) -> Vec<RefereeEvent> {
+    use crate::table::Face;
+    let dealt = view.seats.len() == names.len()
+        && view.seats.iter().all(|s| {
+            s.front.len() == 2
+                && s.front.iter().all(|e| e.base.face == Face::Down)
+                && s.back.len() == 5
+                && s.back.iter().all(|e| e.base.face == Face::Up)
+        });
+    if !dealt {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (seat, (s, name)) in view.seats.iter().zip(names).enumerate() {
+        let unread: Vec<String> = s
+            .back
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.base.card.is_none())
+            .map(|(k, _)| (k + 1).to_string())
+            .collect();
+        if !unread.is_empty() {
+            let text = format!(
+                "{name}: Back Row card {} cannot be read; straighten it so its corner shows",
+                unread.join(", ")
+            );
+            out.push(RefereeEvent::Prompt { seat: Some(seat), text, at });
+        }
+    }
+    out
 }
 
 /// What a view lacks to be the deal, in words: each seat's face-down and face-up cards (a deal
