@@ -495,4 +495,21 @@ mod by_hand {
             .collect();
         assert_eq!(prompts, ["Bob: Back Row card 3 cannot be read; straighten it so its corner shows"], "{said:?}");
     }
+    #[test]
+    fn a_heart_laid_face_up_as_a_shield_is_illegal_with_its_rule() {
+        let (mut referee, state) = start();
+        let mut moved = state.clone();
+        let heart = moved.players[0].back.iter().position(|e| e.card == Some("5H".parse().unwrap())).unwrap();
+        moved.players[0].back.remove(heart);
+        moved.players[0].front[0].modifier = Some("5H".parse().unwrap());
+        let mut view = ideal_view(&expected(&moved), &TableLayout::standard(2));
+        view.seats[0].front[0].modifier.as_mut().unwrap().face = card_referee::table::Face::Up;
+        referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let rule = said.iter().find_map(|e| match e {
+            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
+            _ => None,
+        });
+        assert_eq!(rule.as_deref(), Some("shield-not-diamond: Alice shield 5H 1"), "{said:?}");
+    }
 }

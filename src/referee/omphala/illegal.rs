@@ -25,7 +25,7 @@ pub struct Found {
 pub fn explain(state: &GameState, view: &TableView, names: &[String]) -> Option<Found> {
     for seat in 0..state.players.len() {
         for (action, moved) in physical_moves(state, seat) {
-            if distance(&expected(&moved), view) != 0 {
+            if !shows(view, seat, &action, &moved) {
                 continue;
             }
             let text = format_action(names, seat, &action);
@@ -43,6 +43,25 @@ pub fn explain(state: &GameState, view: &TableView, names: &[String]) -> Option<
         }
     }
     None
+}
+
+/// Whether `view` is the table after `seat`'s `action`. A card laid on a Front Row card may lie
+/// face down, as a shield does, or face up, as the Heart or black card it is.
+fn shows(view: &TableView, seat: usize, action: &Action, moved: &GameState) -> bool {
+    let mut table = expected(moved);
+    if distance(&table, view) == 0 {
+        return true;
+    }
+    let Action::Shield { position, .. } = action else {
+        return false;
+    };
+    let Some(modifier) =
+        table.seats.get_mut(seat).and_then(|s| s.front.get_mut(*position)).and_then(|e| e.modifier.as_mut())
+    else {
+        return false;
+    };
+    modifier.face = crate::table::Face::Up;
+    distance(&table, view) == 0
 }
 
 /// Every move of `seat`'s Back Row cards, with the rows as they would lie after it.
