@@ -274,6 +274,25 @@ mod by_hand {
         (referee, state)
     }
 
+    /// `state` (the deal of `DEAL`) after the record lines `lines` that follow the deal.
+    fn played(state: &card_referee::rules::omphala::GameState, lines: &str) -> card_referee::rules::omphala::GameState {
+        let mut after = state.clone();
+        for (_, input) in parse(&format!("{DEAL}{lines}")).unwrap().inputs().into_iter().skip(1) {
+            card_referee::rules::omphala::apply(&mut after, input).unwrap();
+        }
+        after
+    }
+
+    /// The texts of the prompts among `said`.
+    fn prompts(said: &[RefereeEvent]) -> Vec<&str> {
+        said.iter()
+            .filter_map(|e| match e {
+                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn a_heart_laid_on_a_diamond_is_illegal_with_its_rule_until_put_back() {
         let (mut referee, state) = start();
@@ -342,12 +361,7 @@ mod by_hand {
         assert_eq!(referee.open_explanations(), 3, "KC, 7S or 2C");
         // JH on the discard pile, the KC face down in Alice's Front Row: KC won at once, or 7S or
         // 2C failed and the KC attacked again, now that JH is known. Still nothing to commit.
-        let mut after = state.clone();
-        for (_, input) in
-            parse(&format!("{DEAL}Alice attack KC Bob 1\nBob revealed 1 JH\n")).unwrap().inputs().into_iter().skip(1)
-        {
-            card_referee::rules::omphala::apply(&mut after, input).unwrap();
-        }
+        let after = played(&state, "Alice attack KC Bob 1\nBob revealed 1 JH\n");
         referee.observe(&ideal_view(&expected(&after), &layout), Moment { frame: 3, ms: 2000 });
         assert_eq!(referee.record().len(), 1);
         assert_eq!(referee.open_explanations(), 3);
@@ -364,29 +378,14 @@ mod by_hand {
             .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
             .collect();
         assert_eq!(lines, ["Alice attack 7S Bob 1", "Bob revealed 1 JH"], "{said:?}");
-        let prompts: Vec<&str> = said
-            .iter()
-            .filter_map(|e| match e {
-                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(prompts, ["Bob: turn JH (Front Row 1) face down again"], "7 against 11 fails: {said:?}");
+        assert_eq!(prompts(&said), ["Bob: turn JH (Front Row 1) face down again"], "7 against 11 fails: {said:?}");
     }
     #[test]
     fn a_shielded_target_turned_up_is_read_whichever_card_the_row_finder_took_for_its_base() {
         let (mut referee, state) = start();
         let layout = TableLayout::standard(2);
         // Alice shields her first Front Row card with the 9D and ends her turn.
-        let mut shielded = state.clone();
-        for (_, input) in parse(&format!("{DEAL}Alice shield 9D 1\nAlice end\nAlice drew 10S\nBob drew 2S\n"))
-            .unwrap()
-            .inputs()
-            .into_iter()
-            .skip(1)
-        {
-            card_referee::rules::omphala::apply(&mut shielded, input).unwrap();
-        }
+        let shielded = played(&state, "Alice shield 9D 1\nAlice end\nAlice drew 10S\nBob drew 2S\n");
         referee.observe(&ideal_view(&expected(&shielded), &layout), Moment { frame: 2, ms: 1000 });
         assert_eq!(referee.record().len(), 5, "{:?}", referee.record());
         // Bob's QS attacks it: the target turned up under its shield, the QS slid forward; the row
@@ -408,10 +407,7 @@ mod by_hand {
     fn an_end_by_agreement_while_explanations_disagree_asks_what_came_before() {
         let (mut referee, state) = start();
         // One card more in Alice's Back Row: she drew as her action, or ended her turn.
-        let mut drawn = state.clone();
-        for (_, input) in parse(&format!("{DEAL}Alice draw\nAlice drew 10S\n")).unwrap().inputs().into_iter().skip(1) {
-            card_referee::rules::omphala::apply(&mut drawn, input).unwrap();
-        }
+        let drawn = played(&state, "Alice draw\nAlice drew 10S\n");
         referee.observe(&ideal_view(&expected(&drawn), &TableLayout::standard(2)), Moment { frame: 2, ms: 1000 });
         assert_eq!(referee.record().len(), 1, "draw or end: not known yet");
         let said = referee.end_by_agreement(Moment { frame: 3, ms: 2000 });
@@ -438,12 +434,7 @@ mod by_hand {
         let layout = TableLayout::standard(2);
         // The KC destroyed Bob's second face-down card (the JH); the camera saw only the end:
         // one unknown card left in Bob's Front Row, the JH on the discard pile, the KC retired.
-        let mut after = state.clone();
-        for (_, input) in
-            parse(&format!("{DEAL}Alice attack KC Bob 2\nBob revealed 2 JH\n")).unwrap().inputs().into_iter().skip(1)
-        {
-            card_referee::rules::omphala::apply(&mut after, input).unwrap();
-        }
+        let after = played(&state, "Alice attack KC Bob 2\nBob revealed 2 JH\n");
         let view = ideal_view(&expected(&after), &layout);
         let mut said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
         said.extend(referee.observe(&view, Moment { frame: 3, ms: 2000 }));
@@ -457,10 +448,7 @@ mod by_hand {
     #[test]
     fn a_card_drawn_but_not_read_prompts_the_drawer_to_hold_it_up() {
         let (mut referee, state) = start();
-        let mut drawn = state.clone();
-        for (_, input) in parse(&format!("{DEAL}Alice end\nAlice drew 10S\n")).unwrap().inputs().into_iter().skip(1) {
-            card_referee::rules::omphala::apply(&mut drawn, input).unwrap();
-        }
+        let drawn = played(&state, "Alice end\nAlice drew 10S\n");
         // Bob's card drawn before his turn lies face up, unread.
         let mut view = ideal_view(&expected(&drawn), &TableLayout::standard(2));
         let mut unread = view.seats[1].back[0];
@@ -468,14 +456,7 @@ mod by_hand {
         unread.base.centre.x += 72.0 * 5.0;
         view.seats[1].back.push(unread);
         let said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
-        let prompts: Vec<&str> = said
-            .iter()
-            .filter_map(|e| match e {
-                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(prompts, ["Bob: hold up the card you drew until it is read"], "{said:?}");
+        assert_eq!(prompts(&said), ["Bob: hold up the card you drew until it is read"], "{said:?}");
     }
     #[test]
     fn a_deal_with_a_card_not_read_asks_its_owner_to_straighten_it() {
@@ -486,14 +467,11 @@ mod by_hand {
         let mut referee = OmphalaReferee::new(vec!["Alice".into(), "Bob".into()], RuleOptions::default(), config);
         let said = referee.observe(&view, Moment { frame: 1, ms: 0 });
         assert!(referee.record().is_empty());
-        let prompts: Vec<&str> = said
-            .iter()
-            .filter_map(|e| match e {
-                RefereeEvent::Prompt { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(prompts, ["Bob: Back Row card 3 cannot be read; straighten it so its corner shows"], "{said:?}");
+        assert_eq!(
+            prompts(&said),
+            ["Bob: Back Row card 3 cannot be read; straighten it so its corner shows"],
+            "{said:?}"
+        );
     }
     #[test]
     fn a_heart_laid_face_up_as_a_shield_is_illegal_with_its_rule() {

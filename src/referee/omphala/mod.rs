@@ -186,8 +186,8 @@ impl OmphalaReferee {
     }
 
     /// Puts the explanations to the operator once they have disagreed over a few changes, or at
-    /// once when two of them reach the same game or the game is over in one of them (a game that ended shows no later move to tell
-    /// them apart: a tie-break's first reveal looks like an attack's target shown).
+    /// once when two of them reach the same game or the game is over in one of them: no later
+    /// move tells those apart (a tie-break's first reveal looks like an attack's target shown).
     fn ask_if_due(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
         let ended = self.hypotheses.iter().any(|h| !matches!(h.state.phase, crate::rules::omphala::Phase::Playing));
         // Two records that reach the same game cannot be told apart by any later move.
@@ -394,15 +394,7 @@ impl OmphalaReferee {
 /// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
 /// they are, so their owners are asked to straighten them.
 fn unread_deal_prompts(view: &TableView, names: &[String], at: Moment) -> Vec<RefereeEvent> {
-    use crate::table::Face;
-    let dealt = view.seats.len() == names.len()
-        && view.seats.iter().all(|s| {
-            s.front.len() == 2
-                && s.front.iter().all(|e| e.base.face == Face::Down)
-                && s.back.len() == 5
-                && s.back.iter().all(|e| e.base.face == Face::Up)
-        });
-    if !dealt {
+    if view.seats.len() != names.len() || !view.seats.iter().all(search::laid_as_dealt) {
         return Vec::new();
     }
     let mut out = Vec::new();

@@ -12,7 +12,7 @@ use crate::cards::Card;
 use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
 use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, Phase, actor, apply, awaited};
-use crate::table::{Face, TableView};
+use crate::table::{Face, SeatView, TableView};
 
 /// How far the search looks: the longest chain of inputs one change of the table may need, and
 /// the nodes tried per hypothesis and view before it gives up.
@@ -240,14 +240,20 @@ fn deals(view: &TableView, names: &[String]) -> Vec<Input> {
     }
     let mut seats = Vec::new();
     for (seat, name) in view.seats.iter().zip(names) {
-        let front_ok =
-            seat.front.len() == 2 && seat.front.iter().all(|e| e.base.face == Face::Down && e.modifier.is_none());
-        let back: Vec<Card> =
-            seat.back.iter().filter(|e| e.modifier.is_none()).filter_map(|e| e.base.shown()).collect();
-        if !front_ok || seat.back.len() != 5 || back.len() != 5 {
+        let back: Vec<Card> = seat.back.iter().filter_map(|e| e.base.shown()).collect();
+        if !laid_as_dealt(seat) || back.len() != 5 {
             return Vec::new();
         }
         seats.push(SeatDeal { name: name.clone(), front: vec![None, None], back });
     }
     (0..seats.len()).map(|first| Input::Observe(Observation::Deal(Deal { seats: seats.clone(), first }))).collect()
+}
+
+/// Whether a seat's rows lie as the deal leaves them: 2 face-down Front Row cards and 5 face-up
+/// Back Row cards, none of them carrying another (read or not).
+pub fn laid_as_dealt(seat: &SeatView) -> bool {
+    let bare = |row: &[crate::table::EntityView], n: usize, face: Face| {
+        row.len() == n && row.iter().all(|e| e.base.face == face && e.modifier.is_none())
+    };
+    bare(&seat.front, 2, Face::Down) && bare(&seat.back, 5, Face::Up)
 }
