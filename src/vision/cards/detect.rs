@@ -615,9 +615,9 @@ impl CardDetector {
                 // corner's index: the outline holds two cards, and this one is read too. A glyph
                 // height away is another index, not the same one read otherwise: in a cascade the
                 // next card's index lies one strip on, often inside the corner window that read
-                // the card below (two heights, asked before session 27, lost such indices: 3 more
-                // read on the 1,200 tuning tables, none false; the real photos, as they are and
-                // under 14 alterations each, read the same).
+                // the card below (asking two heights lost such indices: one height reads 3 more on
+                // the 1,200 tuning tables, none false; the real photos, as they are and under 14
+                // alterations each, read the same).
                 if d.card.is_some_and(|c| c != hit.card)
                     && d.index_boxes.len() == 1
                     && d.index_boxes
@@ -632,9 +632,9 @@ impl CardDetector {
                 // between them merged into one outline, hold indices far too small. Such an index
                 // is read as a loose one, as on the table. An index larger than a card's is the
                 // card's own, the outline being only the part of it in sight (the rest under a
-                // hand or another card). Both were left unread before session 31: on 3,000 fresh
-                // rendered tables (seeds 60e6) reading them gave 8 cards more and no false one,
-                // and edje one card more, as taken and under each of 14 alterations.
+                // hand or another card). Reading both rather than leaving them unread gives, on
+                // 3,000 fresh rendered tables (seeds 60e6), 8 cards more and no false one, and on
+                // edje one card more, as taken and under each of 14 alterations.
                 let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
                 let sure = d.face == Face::Up || hit.confidence >= 0.8;
                 if d.card.is_none() && sure {
@@ -2063,7 +2063,7 @@ mod tests {
     fn a_cascade_is_read_at_both_ends_and_its_strips_still_searched() {
         // The ends come from the long outline; the strips between are left to the loose index
         // search. (With the cards a quarter of their length apart, the 4S's end reads at 0.53,
-        // under an outline's bar since session 24, and is left unread.)
+        // under an outline's bar, and is left unread.)
         let read = read_end_to_end(&["4S", "8C", "KD", "7H"], 0.3);
         for card in ["4S", "7H", "8C", "KD"] {
             assert!(read.iter().any(|r| r == card), "{card} not read: {read:?}");

@@ -255,7 +255,7 @@ const INK_REACH: i32 = 3;
 /// edje as it is 382 -> 384 (1 false reading, none before); rendered tables as well or a little
 /// better. A reach of 5 px read more blurred cards (376 and 128) but joined thin lines to
 /// glyphs: a book's print made index-like marks that a foreign deck enrolled read as cards, and
-/// a queen's tail met her picture's frame (models/README.md, "Session 22").
+/// a queen's tail met her picture's frame (models/README.md, mending faint ink).
 fn ink_of(low: &Mat, side: i32) -> opencv::Result<(Mat, Mat)> {
     let darker = darker_than_around(low, side)?;
     let anchor = core::Point::new(-1, -1);
@@ -909,7 +909,7 @@ pub(super) const SURE_BLANK: f32 = 0.95;
 /// with as many cards read right as before; most of them a pip cut to a sliver by the next
 /// card, beside a whole pip, read as a seven. On the real photos as taken nothing changed; under the
 /// 16 alterations (`eval cards --alter`) edje read 2 false cards fewer and 1 right one fewer,
-/// the deals 1 fewer (models/README.md, session 30). At 0.8 the rendered tables lost 10 more
+/// the deals 1 fewer (models/README.md, the loose reading's blank bar). At 0.8 the rendered tables lost 10 more
 /// false readings, but the deals 4 right cards under the alterations.
 const LOOSE_BLANK: f32 = 0.9;
 
@@ -926,9 +926,9 @@ fn loose_blank(reading: &NetReading) -> bool {
 /// while the network sees the whole window. On rendered tables (seeds 20e6, not the test
 /// seeds) the templates' readings where the network leaned the other way twice as surely were 7
 /// of their 11 false ones and 1 of their 33 right ones (models/README.md, "A pip the two
-/// readers disagree on"). Since session 27 the network leaning the other way at all is enough:
-/// on the 1,200 tuning tables (20e6, 30e6) the templates' false readings went from 21 to 13 and
-/// their 33 right ones stayed. Half as surely took out 8 more there, but cost real photos under
+/// readers disagree on"). The network leaning the other way at all is enough: against twice as
+/// surely, on the 1,200 tuning tables (20e6, 30e6) the templates' false readings go from 21 to
+/// 13 and their 33 right ones stay. Half as surely took out 8 more there, but cost real photos under
 /// other light and cameras (`eval cards --alter`: edje 1 to 3 fewer cards on 11 of 14
 /// alterations, twice as many as at this bar); a quarter cost edje two cards as they are.
 const OTHER_SUIT_VETO: f32 = 1.0;

@@ -44,8 +44,8 @@ const SURE_PAIR_CORNER: f32 = 0.85;
 /// the surer corner's card at least this surely, that corner's quick reading stands without a
 /// full reading of its own (`QuickFirst::read_paired`). Chosen on rendered tables in the held-out
 /// typefaces (`examples/corner_pair_bar.rs`, models/README.md, "A pair confirmed by one full
-/// reading", "A settled corner's partner, and pairs read apart" and session 25). With outlines
-/// named from 0.7 (session 24), 3,168 such outlines named no card wrong more from 0.85 down to
+/// reading", "A settled corner's partner, and pairs read apart"). With outlines named from 0.7,
+/// 3,168 such outlines named no card wrong more from 0.85 down to
 /// 0.7 and two more at 0.6; 0.75 leaves a step to spare and reads 7 % fewer corners in full.
 const SURE_CONFIRM_CORNER: f32 = 0.75;
 
