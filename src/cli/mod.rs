@@ -5,6 +5,7 @@ mod deck;
 mod minigame;
 mod omphala;
 mod referee;
+mod referee_minigame;
 mod render;
 mod table;
 pub mod vision_cards;

@@ -14,6 +14,7 @@ use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
+use crate::symbols::games::GameKind;
 use crate::rules::omphala::notation::{Record, input_lines};
 use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image};
 
@@ -21,6 +22,14 @@ use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, 
 pub enum RefereeCommand {
     /// Referee an Omphala game: events as JSON lines, the standings at the end.
     Omphala(OmphalaArgs),
+    /// Referee The Tower: claims judged on the piles the camera sees; events as JSON lines.
+    Tower(super::referee_minigame::MiniGameArgs),
+    /// Referee The Well.
+    Well(super::referee_minigame::MiniGameArgs),
+    /// Referee Hot Potato.
+    HotPotato(super::referee_minigame::MiniGameArgs),
+    /// Referee The Poisoned Gift.
+    PoisonedGift(super::referee_minigame::MiniGameArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -70,6 +79,10 @@ pub struct OmphalaArgs {
 pub fn run(command: RefereeCommand, input: &InputArgs) -> ExitCode {
     match command {
         RefereeCommand::Omphala(args) => omphala(&args, input),
+        RefereeCommand::Tower(args) => super::referee_minigame::run(GameKind::Tower, &args, input),
+        RefereeCommand::Well(args) => super::referee_minigame::run(GameKind::Well, &args, input),
+        RefereeCommand::HotPotato(args) => super::referee_minigame::run(GameKind::HotPotato, &args, input),
+        RefereeCommand::PoisonedGift(args) => super::referee_minigame::run(GameKind::PoisonedGift, &args, input),
     }
 }
 

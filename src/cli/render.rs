@@ -43,6 +43,20 @@ pub enum RenderCommand {
         #[arg(long, value_parser = super::parse_resolution, value_name = "WxH")]
         size: Option<(u32, u32)>,
     },
+    /// A mini-game match record acted out with the Cipher deck, as video (MJPG in AVI, one file
+    /// per game: OUT itself for a one-game match, else OUT-N.avi), with OUT.claims.txt (the
+    /// claims, for `referee tower|well|…`) and OUT.truth.jsonl (the verdicts the rules give)
+    /// beside each. `--fps` sets the frame rate (default 10).
+    Match {
+        /// The match record (docs/minigame-notation.md).
+        record: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, value_parser = super::parse_resolution, value_name = "WxH", default_value = "1280x720")]
+        size: (u32, u32),
+    },
     /// The demo table as a video file (MJPG in AVI).
     Demo {
         #[arg(long, default_value_t = 5.0)]
@@ -57,6 +71,7 @@ pub fn run(command: RenderCommand, fps: Option<u32>) -> ExitCode {
         RenderCommand::Game { record, seed, out, size } => return game(&record, seed, &out, size, fps),
         RenderCommand::Scene { seed, out, width, height, fonts } => scene(seed, &out, Size::new(width, height), fonts),
         RenderCommand::Demo { seconds, out } => demo(seconds, &out),
+        RenderCommand::Match { record, seed, out, size } => return match_video(&record, seed, &out, size, fps),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -178,4 +193,36 @@ fn write_game(video: &mut GameVideo, out: &std::path::Path) -> Result<(), String
         frames as f64 / seconds.max(1e-9)
     );
     Ok(())
+}
+
+fn match_video(record: &std::path::Path, seed: u64, out: &std::path::Path, size: (u32, u32), fps: Option<u32>) -> ExitCode {
+    use crate::render::match_video::{MatchOptions, write_films};
+    use crate::symbols::notation::{MAX_RECORD_BYTES, replay};
+    let text = match crate::text_input::read_text(record, MAX_RECORD_BYTES, "a match record") {
+        Ok(text) => text,
+        Err(e) => return bad_input(e),
+    };
+    let result = replay(&text, record.parent().unwrap_or(std::path::Path::new(".")));
+    let players = match &result.outcome {
+        Ok(series) => series.players.clone(),
+        Err(e) => return bad_input(format!("{}: {e}", record.display())),
+    };
+    let deck = crate::symbols::render::PictureDeck::cipher();
+    if !crate::symbols::notation::deck_line(&text).is_some_and(|d| d.eq_ignore_ascii_case(crate::symbols::cipher::NAME)) {
+        return bad_input(format!("{}: only matches played with the Cipher deck (deck cipher) can be rendered", record.display()));
+    }
+    let options = MatchOptions {
+        seed,
+        fps: f64::from(fps.unwrap_or(10)),
+        size: (size.0.min(8192) as i32, size.1.min(8192) as i32),
+    };
+    match write_films(&result, &players, &deck, &options, out) {
+        Ok(paths) => {
+            for path in paths {
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
 }

@@ -81,7 +81,7 @@ fn deck_of(spec: &str) -> Result<crate::symbols::Deck> {
     load_deck(spec, &cwd).map_err(|e| anyhow!("{e}"))
 }
 
-fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognizer> {
+pub(crate) fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognizer> {
     let deck = deck_of(deck_spec)?;
     match profile {
         Some(path) => {

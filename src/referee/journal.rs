@@ -73,7 +73,13 @@ impl Journal {
 
     /// Appends one entry and flushes it to the disk.
     pub fn append(&mut self, entry: &Entry) -> Result<(), String> {
-        let mut line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+        self.append_json(entry)
+    }
+
+    /// Appends any JSON value as one line and flushes it (the mini-game referee journals its
+    /// events so).
+    pub fn append_json<T: Serialize>(&mut self, value: &T) -> Result<(), String> {
+        let mut line = serde_json::to_string(value).map_err(|e| e.to_string())?;
         line.push('\n');
         self.file
             .write_all(line.as_bytes())

@@ -3,4 +3,5 @@
 //! command line with `RefereeEvent`s. Free of OpenCV and egui.
 
 pub mod journal;
+pub mod minigame;
 pub mod omphala;

@@ -6,6 +6,7 @@ pub mod face;
 pub mod fonts;
 pub mod game;
 pub mod geometry;
+pub mod match_video;
 pub mod random;
 pub mod scene;
 pub mod table;

@@ -40,6 +40,19 @@ pub struct Replay {
     pub outcome: Result<Match, ReplayError>,
     /// Every verdict, in the order judged.
     pub verdicts: Vec<Verdict>,
+    /// The table at the start of every game and after every verdict (for the renderer).
+    pub steps: Vec<Step>,
+}
+
+/// The table at one step of a replay: every place's cards, bottom first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The game, from 0.
+    pub game: usize,
+    pub kind: GameKind,
+    /// The verdict after which the table is so (`None`: the deal).
+    pub verdict: Option<usize>,
+    pub piles: Vec<(Place, Vec<CardId>)>,
 }
 
 /// One parsed line of a record.
@@ -60,11 +73,16 @@ enum Entry {
     End,
 }
 
+/// What the record's `deck` line says, if it parses and has one.
+pub fn deck_line(text: &str) -> Option<String> {
+    parse(text).ok()?.into_iter().find_map(|(_, e)| if let Entry::Deck(name) = e { Some(name) } else { None })
+}
+
 /// Replays a record. `base` is the folder a relative deck path is read from.
 pub fn replay(text: &str, base: &Path) -> Replay {
     let mut replayer = Replayer::default();
     let outcome = parse(text).and_then(|entries| replayer.run(&entries, base, text.lines().count()));
-    Replay { report: replayer.report, outcome, verdicts: replayer.verdicts }
+    Replay { report: replayer.report, outcome, verdicts: replayer.verdicts, steps: replayer.steps }
 }
 
 fn parse(text: &str) -> Result<Vec<(usize, Entry)>, ReplayError> {
@@ -183,6 +201,8 @@ fn parse_time(text: &str) -> Result<u64, String> {
 struct Replayer {
     report: Vec<String>,
     verdicts: Vec<Verdict>,
+    steps: Vec<Step>,
+    games: usize,
 }
 
 /// The game being recorded: its deal until the first claim, then its referee.
@@ -273,6 +293,9 @@ impl Replayer {
             let table = start(game.kind, deck, players.len(), deal, options)
                 .map_err(|e| illegal(game.line, format!("{}: {e}", game.kind)))?;
             game.referee = Some(Referee::new(deck, players.to_vec(), table, options.clone()));
+            self.games += 1;
+            let referee = game.referee.as_ref().expect("just started");
+            self.steps.push(step(self.games - 1, referee, None));
         }
         Ok(game.referee.as_mut().expect("started above"))
     }
@@ -302,6 +325,7 @@ impl Replayer {
                 verdict.message
             ));
             self.verdicts.push(verdict);
+            self.steps.push(step(self.games - 1, referee, Some(self.verdicts.len() - 1)));
         }
         Ok(())
     }
@@ -342,6 +366,13 @@ impl Replayer {
         series.add(result);
         Ok(())
     }
+}
+
+fn step(game: usize, referee: &Referee, verdict: Option<usize>) -> Step {
+    let table = referee.game();
+    let places = (0..table.seats()).map(Place::Player).chain([Place::Draw, Place::Centre]);
+    let piles = places.map(|p| (p, table.pile(p))).filter(|(_, cards)| !cards.is_empty()).collect();
+    Step { game, kind: table.kind(), verdict, piles }
 }
 
 /// Reads the deck and players lines that must come before the first game.

@@ -129,6 +129,13 @@ impl MiniGame for HotPotato {
         }
     }
 
+    fn pile(&self, place: Place) -> Vec<CardId> {
+        match place {
+            Place::Player(seat) => self.stacks.get(seat).cloned().unwrap_or_default(),
+            Place::Draw | Place::Centre => Vec::new(),
+        }
+    }
+
     fn cards_in_play(&self) -> usize {
         let held: usize = self.stacks.iter().chain(&self.collected).map(Vec::len).sum();
         held + self.rounds.iter().map(Vec::len).sum::<usize>()

@@ -125,6 +125,8 @@ pub trait MiniGame {
     fn is_over(&self) -> bool;
     /// The visible card at a place, if any.
     fn top(&self, place: Place) -> Option<CardId>;
+    /// Every card at a place, bottom first (the renderer lays them as an untidy pile).
+    fn pile(&self, place: Place) -> Vec<CardId>;
     /// Every card the game holds, wherever it lies (conserved by every move).
     fn cards_in_play(&self) -> usize;
     /// The number that decides the ranking; higher is better (e.g. minus the cards collected

@@ -62,6 +62,14 @@ impl MiniGame for Tower {
         }
     }
 
+    fn pile(&self, place: Place) -> Vec<CardId> {
+        match place {
+            Place::Player(seat) => self.piles.get(seat).cloned().unwrap_or_default(),
+            Place::Draw => self.draw.clone(),
+            Place::Centre => Vec::new(),
+        }
+    }
+
     fn cards_in_play(&self) -> usize {
         self.piles.iter().map(Vec::len).sum::<usize>() + self.draw.len()
     }

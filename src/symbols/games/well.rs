@@ -94,6 +94,14 @@ impl MiniGame for Well {
         }
     }
 
+    fn pile(&self, place: Place) -> Vec<CardId> {
+        match place {
+            Place::Player(seat) => self.piles.get(seat).cloned().unwrap_or_default(),
+            Place::Centre => self.centre.clone(),
+            Place::Draw => Vec::new(),
+        }
+    }
+
     fn cards_in_play(&self) -> usize {
         self.piles.iter().map(Vec::len).sum::<usize>() + self.centre.len()
     }
