@@ -14,8 +14,8 @@ use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
-use crate::symbols::games::GameKind;
 use crate::rules::omphala::notation::{Record, input_lines};
+use crate::symbols::games::GameKind;
 use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image};
 
 #[derive(clap::Subcommand, Debug)]

@@ -83,7 +83,8 @@ impl Out {
 
 fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(), String> {
     let names = names(args)?;
-    let recognizer = super::vision_symbols::recognizer(&args.deck, args.profile.as_deref()).map_err(|e| format!("{e:#}"))?;
+    let recognizer =
+        super::vision_symbols::recognizer(&args.deck, args.profile.as_deref()).map_err(|e| format!("{e:#}"))?;
     let options = MiniGameOptions { window_ms: args.window, penalty: args.penalty, ..MiniGameOptions::default() };
     let mut referee = MiniGameReferee::new(kind, recognizer.deck().clone(), names.clone(), options);
     let mut out = Out { journal: None };
@@ -194,7 +195,8 @@ fn claim_feed(from: Option<&str>, names: &[String]) -> Result<mpsc::Receiver<Res
                 .map_err(|e| e.to_string())?;
         }
         Some(path) => {
-            let text = crate::text_input::read_text(Path::new(path), 8 << 20, "a claims file").map_err(|e| e.to_string())?;
+            let text =
+                crate::text_input::read_text(Path::new(path), 8 << 20, "a claims file").map_err(|e| e.to_string())?;
             for (k, line) in text.lines().enumerate() {
                 if let Some(claim) = parse_claim(line, names).map_err(|e| format!("{path}: line {}: {e}", k + 1))? {
                     let _ = send.send(Ok(claim));
@@ -215,7 +217,8 @@ pub fn parse_claim(line: &str, names: &[String]) -> Result<Option<SeatClaim>, St
     let (Some(time), Some(seat), Some(rest)) = (words.next(), words.next(), words.next()) else {
         return Err("a claim is TIME SEAT SYMBOL [> TARGET]".into());
     };
-    let seconds: f64 = time.parse().map_err(|_| format!("bad time {} (seconds, e.g. 12.345)", crate::text_input::escaped(time)))?;
+    let seconds: f64 =
+        time.parse().map_err(|_| format!("bad time {} (seconds, e.g. 12.345)", crate::text_input::escaped(time)))?;
     if !(0.0..1e7).contains(&seconds) {
         return Err(format!("time {seconds} is out of range"));
     }
@@ -226,12 +229,20 @@ pub fn parse_claim(line: &str, names: &[String]) -> Result<Option<SeatClaim>, St
     if called.is_empty() {
         return Err("the claim calls no symbol".into());
     }
-    Ok(Some(SeatClaim { ms: (seconds * 1000.0).round() as u64, seat: seat_of(seat, names)?, called: called.into(), target }))
+    Ok(Some(SeatClaim {
+        ms: (seconds * 1000.0).round() as u64,
+        seat: seat_of(seat, names)?,
+        called: called.into(),
+        target,
+    }))
 }
 
 fn seat_of(word: &str, names: &[String]) -> Result<usize, String> {
     if let Ok(n) = word.parse::<usize>() {
-        return (1..=names.len()).contains(&n).then(|| n - 1).ok_or_else(|| format!("seat {n}: seats run from 1 to {}", names.len()));
+        return (1..=names.len())
+            .contains(&n)
+            .then(|| n - 1)
+            .ok_or_else(|| format!("seat {n}: seats run from 1 to {}", names.len()));
     }
     names
         .iter()
@@ -247,7 +258,10 @@ mod tests {
     fn claims_name_seats_by_number_or_name_and_errors_say_what() {
         let names = vec!["Ada".to_string(), "Ben".to_string()];
         let claim = parse_claim("12.5 2 Meet in the middle > ada", &names).unwrap().unwrap();
-        assert_eq!((claim.ms, claim.seat, claim.called.as_str(), claim.target), (12_500, 1, "Meet in the middle", Some(0)));
+        assert_eq!(
+            (claim.ms, claim.seat, claim.called.as_str(), claim.target),
+            (12_500, 1, "Meet in the middle", Some(0))
+        );
         assert_eq!(parse_claim("  # note", &names).unwrap(), None);
         assert!(parse_claim("x 1 Key", &names).unwrap_err().contains("bad time"));
         assert!(parse_claim("1.0 3 Key", &names).unwrap_err().contains("seats run from 1 to 2"));

@@ -195,7 +195,13 @@ fn write_game(video: &mut GameVideo, out: &std::path::Path) -> Result<(), String
     Ok(())
 }
 
-fn match_video(record: &std::path::Path, seed: u64, out: &std::path::Path, size: (u32, u32), fps: Option<u32>) -> ExitCode {
+fn match_video(
+    record: &std::path::Path,
+    seed: u64,
+    out: &std::path::Path,
+    size: (u32, u32),
+    fps: Option<u32>,
+) -> ExitCode {
     use crate::render::match_video::{MatchOptions, write_films};
     use crate::symbols::notation::{MAX_RECORD_BYTES, replay};
     let text = match crate::text_input::read_text(record, MAX_RECORD_BYTES, "a match record") {
@@ -208,8 +214,12 @@ fn match_video(record: &std::path::Path, seed: u64, out: &std::path::Path, size:
         Err(e) => return bad_input(format!("{}: {e}", record.display())),
     };
     let deck = crate::symbols::render::PictureDeck::cipher();
-    if !crate::symbols::notation::deck_line(&text).is_some_and(|d| d.eq_ignore_ascii_case(crate::symbols::cipher::NAME)) {
-        return bad_input(format!("{}: only matches played with the Cipher deck (deck cipher) can be rendered", record.display()));
+    if !crate::symbols::notation::deck_line(&text).is_some_and(|d| d.eq_ignore_ascii_case(crate::symbols::cipher::NAME))
+    {
+        return bad_input(format!(
+            "{}: only matches played with the Cipher deck (deck cipher) can be rendered",
+            record.display()
+        ));
     }
     let options = MatchOptions {
         seed,

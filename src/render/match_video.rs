@@ -138,7 +138,13 @@ pub fn films(replay: &Replay, players: &[String]) -> Vec<GameFilm> {
                 to: None,
                 seat: 0,
             };
-            films.push(GameFilm { kind: step.kind, seats: players.len(), claims: Vec::new(), shots: vec![deal], duration_ms: 0 });
+            films.push(GameFilm {
+                kind: step.kind,
+                seats: players.len(),
+                claims: Vec::new(),
+                shots: vec![deal],
+                duration_ms: 0,
+            });
             continue;
         };
         let Some(film) = films.last_mut() else { continue };
@@ -157,8 +163,11 @@ pub fn films(replay: &Replay, players: &[String]) -> Vec<GameFilm> {
         }
         let before = film.shots.last().map(|s| s.after.clone()).unwrap_or_default();
         let start = verdict.claim.time_ms + SET_OFF_MS;
-        let gone: Vec<CardId> =
-            before.iter().flat_map(|(_, p)| p.iter().copied()).filter(|&c| place_of(&step.piles, c).is_none()).collect();
+        let gone: Vec<CardId> = before
+            .iter()
+            .flat_map(|(_, p)| p.iter().copied())
+            .filter(|&c| place_of(&step.piles, c).is_none())
+            .collect();
         let hit = verdict.called_symbol.and_then(|s| verdict.compared.iter().find(|(_, shared)| *shared == s));
         match (gone.is_empty(), hit.and_then(|(c, _)| c.target)) {
             (false, Some(to)) => {
@@ -370,7 +379,8 @@ impl<'a> FilmRenderer<'a> {
     fn sprite(&mut self, card: CardId) -> opencv::Result<&Mat> {
         if !self.sprites.contains_key(&card) {
             let d = self.table.diameter.round() as u32;
-            let (rgba, _) = render_card(self.deck, card, d).map_err(|e| opencv::Error::new(core::StsError, e.to_string()))?;
+            let (rgba, _) =
+                render_card(self.deck, card, d).map_err(|e| opencv::Error::new(core::StsError, e.to_string()))?;
             self.sprites.insert(card, rgba_mat(&rgba)?);
         }
         Ok(&self.sprites[&card])
@@ -395,10 +405,7 @@ impl<'a> FilmRenderer<'a> {
         let x0 = (lay.center.0 - side as f32 / 2.0).round() as i32;
         let y0 = (lay.center.1 - side as f32 / 2.0).round() as i32;
         let r = side as f32 / 2.0;
-        let shadow = Point::new(
-            (lay.center.0 + 0.03 * r).round() as i32,
-            (lay.center.1 + 0.05 * r).round() as i32,
-        );
+        let shadow = Point::new((lay.center.0 + 0.03 * r).round() as i32, (lay.center.1 + 0.05 * r).round() as i32);
         blend_circle(frame, shadow, (r * 1.01) as i32, Scalar::all(0.0), 0.3)?;
         blend(frame, &turned, x0, y0)
     }
@@ -415,7 +422,15 @@ impl<'a> FilmRenderer<'a> {
             let side = (-dy / n * k as f32 * 0.09 * d, dx / n * k as f32 * 0.09 * d);
             let from = Point::new((palm.0 + side.0) as i32, (palm.1 + side.1) as i32);
             let tip = (palm.0 + side.0 + dx / n * 0.3 * d, palm.1 + side.1 + dy / n * 0.3 * d);
-            imgproc::line(frame, from, Point::new(tip.0 as i32, tip.1 as i32), self.skin, (0.07 * d) as i32, imgproc::LINE_AA, 0)?;
+            imgproc::line(
+                frame,
+                from,
+                Point::new(tip.0 as i32, tip.1 as i32),
+                self.skin,
+                (0.07 * d) as i32,
+                imgproc::LINE_AA,
+                0,
+            )?;
         }
         imgproc::circle(frame, p, (0.25 * d) as i32, self.skin, -1, imgproc::LINE_AA, 0)?;
         Ok(())
@@ -431,12 +446,12 @@ impl<'a> FilmRenderer<'a> {
     }
 
     fn noise(&self, frame: &mut Mat, ms: u64) -> opencv::Result<()> {
-        let mut noise = Mat::new_size_with_default(frame.size()?, frame.typ(), Scalar::all(0.0))?;
+        let mut noise = Mat::new_size_with_default(frame.size()?, core::CV_16SC3, Scalar::all(0.0))?;
         let mut rng = core::RNG::new(self.seed ^ ms)?;
         rng.fill(&mut noise, core::RNG_NORMAL, &Scalar::all(0.0), &Scalar::all(4.0), false)?;
         let mut blurred = Mat::default();
         imgproc::gaussian_blur_def(frame, &mut blurred, Size::new(3, 3), 0.8)?;
-        core::add(&blurred, &noise, frame, &core::no_array(), -1)
+        core::add(&blurred, &noise, frame, &core::no_array(), core::CV_8UC3)
     }
 }
 
@@ -451,7 +466,8 @@ fn lerp(a: (f32, f32), b: (f32, f32), t: f32) -> (f32, f32) {
 
 /// A table cloth: a colour, a weave of fine noise, and light falling off towards the corners.
 fn background(size: (i32, i32), rng: &mut ChaCha8Rng) -> opencv::Result<Mat> {
-    let colours = [(40.0, 95.0, 45.0), (120.0, 80.0, 50.0), (60.0, 60.0, 70.0), (150.0, 140.0, 120.0), (30.0, 50.0, 110.0)];
+    let colours =
+        [(40.0, 95.0, 45.0), (120.0, 80.0, 50.0), (60.0, 60.0, 70.0), (150.0, 140.0, 120.0), (30.0, 50.0, 110.0)];
     let (r, g, b) = colours[rng.random_range(0..colours.len())];
     let (w, h) = size;
     let mut out = Mat::new_rows_cols_with_default(h, w, core::CV_8UC3, Scalar::new(b, g, r, 0.0))?;
@@ -556,8 +572,8 @@ fn write_film(film: &GameFilm, deck: &PictureDeck, options: &MatchOptions, path:
     use opencv::videoio::{VideoWriter, VideoWriterTrait};
     let size = Size::new(options.size.0, options.size.1);
     let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').map_err(|e| e.to_string())?;
-    let mut writer =
-        VideoWriter::new(path.display().to_string().as_str(), fourcc, options.fps, size, true).map_err(|e| e.to_string())?;
+    let mut writer = VideoWriter::new(path.display().to_string().as_str(), fourcc, options.fps, size, true)
+        .map_err(|e| e.to_string())?;
     if !writer.is_opened().unwrap_or(false) {
         return Err("cannot write the video".into());
     }

@@ -28,7 +28,13 @@ pub fn random_game(deck: &Deck, deck_line: &str, options: &SimOptions) -> String
     let mut ids: Vec<CardId> = deck.cards().iter().map(|c| c.id).collect();
     ids.shuffle(&mut rng);
     let (deal, deal_lines) = deal(options, &names, &mut ids.into_iter());
-    let mut text = format!("# a random {} ({} players, seed {})\ndeck {deck_line}\nplayers {}\n", options.kind, options.seats, options.seed, names.join(" "));
+    let mut text = format!(
+        "# a random {} ({} players, seed {})\ndeck {deck_line}\nplayers {}\n",
+        options.kind,
+        options.seats,
+        options.seed,
+        names.join(" ")
+    );
     text.push_str(&format!("game {}\n{deal_lines}", options.kind.code()));
     let game = start(options.kind, deck, options.seats, deal, &RefereeOptions::default()).expect("a valid deal");
     let mut referee = Referee::new(deck, names.clone(), game, RefereeOptions::default());
@@ -54,10 +60,10 @@ pub fn random_game(deck: &Deck, deck_line: &str, options: &SimOptions) -> String
         let collected_before = collected(&referee);
         claims.push(judge(&mut referee, &names, winner, deck.symbol_name(shared).to_string(), t, target));
         let won_at = t;
-        if options.kind == GameKind::HotPotato && collected(&referee) != collected_before {
-            // The round's winner collects its cards and the next round is dealt: a longer pause.
-            t = won_at + 3000;
-        }
+        // A Hot Potato round won: its winner collects the cards and the next round is dealt, so
+        // the players wait longer, and nobody calls while that happens.
+        let round_won = options.kind == GameKind::HotPotato && collected(&referee) != collected_before;
+        let pause = if round_won { 3600 } else { 1300 };
         if rng.random_bool(0.3) {
             // Someone else calls a moment later: too late, right or not.
             let seat = (winner + rng.random_range(1..options.seats)) % options.seats;
@@ -65,7 +71,7 @@ pub fn random_game(deck: &Deck, deck_line: &str, options: &SimOptions) -> String
             let called = deck.symbol_name(rng.random_range(0..deck.symbols().len())).to_string();
             claims.push(judge(&mut referee, &names, seat, called, at, None));
         }
-        if rng.random_bool(0.25) && !referee.game().is_over() {
+        if rng.random_bool(0.25) && !referee.game().is_over() && !round_won {
             // A call while the winner's hand still moves the card: wrong on the old cards and on
             // the new ones alike.
             let seat = rng.random_range(0..options.seats);
@@ -76,11 +82,16 @@ pub fn random_game(deck: &Deck, deck_line: &str, options: &SimOptions) -> String
                 t = at;
             }
         }
-        t = t.max(won_at + 1300);
+        t = t.max(won_at + pause);
     }
     for (ms, seat, called, target, outcome) in claims {
         let target = target.map(|s: usize| format!(" > {}", names[s])).unwrap_or_default();
-        text.push_str(&format!("claim {}.{:03} {} {called}{target}  # {outcome:?}\n", ms / 1000, ms % 1000, names[seat]));
+        text.push_str(&format!(
+            "claim {}.{:03} {} {called}{target}  # {outcome:?}\n",
+            ms / 1000,
+            ms % 1000,
+            names[seat]
+        ));
     }
     text.push_str("end\n");
     text

@@ -99,7 +99,8 @@ impl Event {
 /// Reads a mini-game journal back: its events in order. A last line cut short by a crash is
 /// ignored; any other bad line is an error naming it.
 pub fn read_journal(path: &std::path::Path) -> Result<Vec<Event>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
     let lines: Vec<&str> = text.lines().collect();
     let mut events = Vec::new();
     for (k, line) in lines.iter().enumerate() {

@@ -14,7 +14,7 @@ pub mod views;
 pub use events::{Compared, Event, Evidence, Move, Outcome};
 pub use piles::{PileMap, PlaceName, RoundCard, Top};
 
-use crate::symbols::deck::{Deck, SymbolId};
+use crate::symbols::deck::{CardId, Deck, SymbolId};
 use crate::symbols::games::{GameKind, Seat};
 use crate::symbols::names::{NameMatch, NameMatcher};
 use rules::{Open, Pair};
@@ -50,6 +50,7 @@ impl Default for MiniGameOptions {
 }
 
 /// The referee of one mini-game.
+#[derive(Clone)]
 pub struct MiniGameReferee {
     kind: GameKind,
     deck: Deck,
@@ -73,6 +74,9 @@ pub struct MiniGameReferee {
     /// The Well: seats in the order they emptied their piles.
     emptied: Vec<Seat>,
     over: bool,
+    /// Places a move may have emptied, with the card it took: elsewhere a pile seen empty is
+    /// covered (an arm over it), not empty.
+    may_empty: Vec<(PlaceName, CardId)>,
     /// Claims judged up to this time (a resumed game skips them).
     judged_until: Option<u64>,
     last_frame: Option<u64>,
@@ -99,6 +103,7 @@ impl MiniGameReferee {
             wrong_calls: vec![0; seats],
             emptied: Vec::new(),
             over: false,
+            may_empty: Vec::new(),
             judged_until: None,
             last_frame: None,
         }
@@ -179,11 +184,24 @@ impl MiniGameReferee {
 
     fn observe_tops(&mut self, frame: u64, ms: u64, cards: &[RoundCard], said: &mut Vec<Event>) {
         let Some(piles) = &self.piles else { return };
-        let tops = piles.tops(cards);
+        let mut tops = piles.tops(cards);
+        self.covered_not_empty(&mut tops);
         if let Some(view) = self.views.push(frame, ms, tops).cloned() {
             self.on_view(&view, said);
         }
         self.judge_ready(false, said);
+    }
+
+    /// A pile no move has emptied is covered when nothing is seen on it; a new card on a pile a
+    /// move emptied means it is no longer empty.
+    fn covered_not_empty(&mut self, tops: &mut piles::FrameTops) {
+        for (place, top) in &mut tops.tops {
+            match *top {
+                Top::Empty if !self.may_empty.iter().any(|(p, _)| p == place) => *top = Top::Unread,
+                Top::Card(c) => self.may_empty.retain(|(p, moved)| p != place || *moved == c),
+                _ => {}
+            }
+        }
     }
 
     /// The source has ended: every claim left is judged on what was seen, and the game scored.
@@ -238,6 +256,7 @@ impl MiniGameReferee {
         self.won = Some((ms, view_ms.unwrap_or(ms)));
         self.expecting = moves;
         let Some(m) = moves else { return };
+        self.may_empty.push((m.from, m.card));
         match (self.kind, m.to) {
             (GameKind::Tower, _) => self.cards[seat] += 1,
             (GameKind::Well, _) => self.cards[seat] += 1,
@@ -246,7 +265,9 @@ impl MiniGameReferee {
                 self.hands[to] += std::mem::take(&mut self.hands[seat]);
                 let holding: Vec<Seat> = (0..self.hands.len()).filter(|&s| self.hands[s] > 0).collect();
                 if let [winner] = holding[..] {
+                    // The round's winner takes its cards off the table.
                     self.cards[winner] += std::mem::take(&mut self.hands[winner]);
+                    self.may_empty.push((PlaceName::Seat(winner), m.card));
                 }
             }
             _ => {}
@@ -302,7 +323,8 @@ impl MiniGameReferee {
                         self.say(Event::Emptied { ms, place: PlaceName::Seat(seat) }, said);
                     }
                 }
-                let done = if self.options.well_places { self.emptied.len() + 1 >= seats } else { !self.emptied.is_empty() };
+                let done =
+                    if self.options.well_places { self.emptied.len() + 1 >= seats } else { !self.emptied.is_empty() };
                 if done {
                     self.say(self.over_event(ms), said);
                 }
@@ -344,19 +366,31 @@ impl MiniGameReferee {
             message,
         };
         if claim.seat >= self.names.len() {
-            return Some(verdict(Outcome::NotAllowed, vec![], None, None, format!("seat {} is not playing", claim.seat + 1)));
-        }
-        if self.over {
-            return Some(verdict(Outcome::NotAllowed, vec![], None, None, "the game is over".into()));
+            return Some(verdict(
+                Outcome::NotAllowed,
+                vec![],
+                None,
+                None,
+                format!("seat {} is not playing", claim.seat + 1),
+            ));
         }
         if let Some((won, _)) = self.won.filter(|&(t, _)| claim.ms < t.saturating_add(self.options.window_ms)) {
             let message = format!("too late: this exchange was won at {}", seconds(won));
             return Some(verdict(Outcome::TooLate, vec![], None, None, message));
         }
+        if self.over {
+            return Some(verdict(Outcome::NotAllowed, vec![], None, None, "the game is over".into()));
+        }
         let symbol = match self.matcher.resolve(&claim.called) {
             NameMatch::Exact(s) | NameMatch::Typo(s) => s,
             NameMatch::Ambiguous(options) => {
-                return Some(verdict(Outcome::Ambiguous, vec![], None, None, self.matcher.ambiguity_question(&options)));
+                return Some(verdict(
+                    Outcome::Ambiguous,
+                    vec![],
+                    None,
+                    None,
+                    self.matcher.ambiguity_question(&options),
+                ));
             }
             NameMatch::Unknown => {
                 let message = format!("no symbol is called \"{}\"", claim.called);
@@ -369,19 +403,32 @@ impl MiniGameReferee {
             }
             return None;
         };
-        let mut open = rules::open(self.kind, self.names.len(), claim.seat, |p| view.top(p));
+        // A place covered by a hand is read through it when the same card lies there before
+        // and after; the claim waits for the hand to leave.
+        let mut tops: Vec<(PlaceName, Top)> = Vec::new();
+        for (place, top) in &view.tops {
+            let top = match (top, self.views.bridge(view, *place)) {
+                (Top::Unread, Some(bridged)) => bridged,
+                (Top::Unread, None) if !at_end => return None,
+                (top, _) => *top,
+            };
+            tops.push((*place, top));
+        }
+        let top = |p: PlaceName| tops.iter().find(|t| t.0 == p).map_or(Top::Empty, |t| t.1);
+        let mut open = rules::open(self.kind, self.names.len(), claim.seat, top);
         if let Some(target) = claim.target {
             open.retain(|o| match o {
                 Open::Pair(p) => p.target == Some(target),
                 Open::Unread(place) => *place == PlaceName::Seat(target) || *place == PlaceName::Draw,
             });
         }
-        let pairs: Vec<Pair> = open.iter().filter_map(|o| if let Open::Pair(p) = o { Some(*p) } else { None }).collect();
+        let pairs: Vec<Pair> =
+            open.iter().filter_map(|o| if let Open::Pair(p) = o { Some(*p) } else { None }).collect();
         let unread: Vec<PlaceName> =
             open.iter().filter_map(|o| if let Open::Unread(p) = o { Some(*p) } else { None }).collect();
         let shared: Vec<(Pair, SymbolId)> =
             pairs.iter().filter_map(|p| Some((*p, self.deck.shared_symbol(p.left.1, p.right.1)?))).collect();
-        let compared: Vec<Compared> = shared.iter().map(|(p, s)| self.compared(view, p, *s)).collect();
+        let compared: Vec<Compared> = shared.iter().map(|(p, s)| self.compared(p, *s)).collect();
         let hits: Vec<&Pair> = shared.iter().filter(|(_, s)| *s == symbol).map(|(p, _)| p).collect();
         let name = self.deck.symbol_name(symbol).to_string();
         Some(match hits[..] {
@@ -424,15 +471,17 @@ impl MiniGameReferee {
         }
     }
 
-    fn compared(&self, view: &View, pair: &Pair, shared: SymbolId) -> Compared {
+    fn compared(&self, pair: &Pair, shared: SymbolId) -> Compared {
         let evidence = |(place, card): (PlaceName, u32)| {
-            let symbol_at = view
-                .evidence(place)
-                .filter(|e| e.card == Some(card))
-                .and_then(|e| e.symbols.iter().find(|s| s.0 == shared).map(|s| s.1));
+            let symbol_at =
+                self.views.evidence(place, card).and_then(|e| e.symbols.iter().find(|s| s.0 == shared).map(|s| s.1));
             Evidence { place, card, symbol_at }
         };
-        Compared { left: evidence(pair.left), right: evidence(pair.right), shared: self.deck.symbol_name(shared).into() }
+        Compared {
+            left: evidence(pair.left),
+            right: evidence(pair.right),
+            shared: self.deck.symbol_name(shared).into(),
+        }
     }
 
     fn describe(&self, pair: &Pair) -> String {

@@ -92,6 +92,9 @@ pub fn middle_place(kind: GameKind) -> Option<PlaceName> {
 const SAME_PILE: f32 = 1.0;
 /// A card farther than this many radii from every pile lies loose (in a hand, or moving).
 const LOOSE: f32 = 1.2;
+/// A card seen this much larger than the cards of the deal is held up, nearer the camera: on no
+/// pile, even above one (a card held 15 cm up under a camera 70 cm high looks 1.27 times as large).
+const HELD_UP: f32 = 1.12;
 
 impl PileMap {
     /// Learns the piles from a view of the deal: `seats` piles, and a middle one when the game has
@@ -105,10 +108,7 @@ impl PileMap {
         let middle = middle_place(kind);
         let wanted = seats + usize::from(middle.is_some());
         if groups.len() != wanted {
-            return Err(format!(
-                "{kind} with {seats} players lays out {wanted} piles; {} are in view",
-                groups.len()
-            ));
+            return Err(format!("{kind} with {seats} players lays out {wanted} piles; {} are in view", groups.len()));
         }
         let all = mean(&groups);
         let mut rest = groups.clone();
@@ -117,11 +117,12 @@ impl PileMap {
             let k = nearest(&rest, all);
             piles.push(Pile { place, center: rest.remove(k) });
         }
-        // Clockwise on the image (y grows downwards) from straight below the middle.
-        let turn = |p: (f32, f32)| {
-            let a = (p.1 - all.1).atan2(p.0 - all.0) - std::f32::consts::FRAC_PI_2;
-            a.rem_euclid(std::f32::consts::TAU)
-        };
+        // Seat 1 is the pile nearest the bottom edge; the others follow clockwise on the image
+        // (y grows downwards, so the angle grows clockwise).
+        let angle = |p: (f32, f32)| (p.1 - all.1).atan2(p.0 - all.0);
+        let first = rest.iter().map(|p| p.1).enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).map_or(0, |(k, _)| k);
+        let start = angle(rest[first]);
+        let turn = |p: (f32, f32)| (angle(p) - start).rem_euclid(std::f32::consts::TAU);
         rest.sort_by(|a, b| turn(*a).total_cmp(&turn(*b)));
         piles.extend(rest.into_iter().enumerate().map(|(seat, center)| Pile { place: PlaceName::Seat(seat), center }));
         Ok(PileMap { piles, radius })
@@ -130,9 +131,11 @@ impl PileMap {
     /// The same places, each within a third of a radius of where it was.
     pub fn same_as(&self, other: &PileMap) -> bool {
         self.piles.len() == other.piles.len()
-            && self.piles.iter().zip(&other.piles).all(|(a, b)| {
-                a.place == b.place && dist(a.center, b.center) < self.radius / 3.0
-            })
+            && self
+                .piles
+                .iter()
+                .zip(&other.piles)
+                .all(|(a, b)| a.place == b.place && dist(a.center, b.center) < self.radius / 3.0)
     }
 
     /// The pile a card at `p` lies on, if any.
@@ -152,6 +155,10 @@ impl PileMap {
             self.piles.iter().map(|p| (p.place, Top::Empty, None)).collect();
         let mut loose = 0;
         for card in cards {
+            if card.radius > HELD_UP * self.radius {
+                // Held up: on no pile, and not in the way of a view (the piles lie still).
+                continue;
+            }
             let Some(place) = self.pile_at(card.center) else {
                 loose += 1;
                 continue;
@@ -242,9 +249,19 @@ mod tests {
     }
 
     #[test]
+    fn the_bottom_seat_is_first_when_it_lies_a_little_either_side_of_straight_below() {
+        for dx in [-3.0, 3.0] {
+            let cards = [card(1, 400.0, 300.0, 8), card(2, 400.0 + dx, 500.0, 8), card(3, 400.0 - dx, 100.0, 8)];
+            let map = PileMap::learn(GameKind::Tower, 2, &cards).unwrap();
+            assert_eq!(map.pile_at((400.0, 500.0)), Some(PlaceName::Seat(0)), "dx {dx}");
+            assert_eq!(map.pile_at((400.0, 100.0)), Some(PlaceName::Seat(1)), "dx {dx}");
+        }
+    }
+
+    #[test]
     fn the_top_is_the_card_seen_most_whole_and_a_card_away_is_loose() {
-        let map = PileMap::learn(GameKind::HotPotato, 2, &[card(1, 100.0, 100.0, 8), card(2, 400.0, 100.0, 8)])
-            .unwrap();
+        let map =
+            PileMap::learn(GameKind::HotPotato, 2, &[card(1, 100.0, 100.0, 8), card(2, 400.0, 100.0, 8)]).unwrap();
         let frame = [card(7, 110.0, 105.0, 3), card(9, 100.0, 100.0, 8), card(5, 250.0, 300.0, 8)];
         let tops = map.tops(&frame);
         let seat0 = map.pile_at((100.0, 100.0)).unwrap();

@@ -100,7 +100,14 @@ impl Views {
             last.until_ms = ms;
             return None;
         }
-        self.settled.push(View { since_ms: since, settled_ms: ms, until_ms: ms, frame, tops: run.tops, evidence: run.evidence });
+        self.settled.push(View {
+            since_ms: since,
+            settled_ms: ms,
+            until_ms: ms,
+            frame,
+            tops: run.tops,
+            evidence: run.evidence,
+        });
         if self.settled.len() > self.keep {
             self.settled.remove(0);
         }
@@ -115,6 +122,25 @@ impl Views {
     /// The first view settled after `view` that differs from it.
     pub fn after(&self, since_ms: u64) -> Option<&View> {
         self.settled.iter().find(|v| v.since_ms > since_ms)
+    }
+
+    /// What lay at `place` while `view` could not read it (a hand or an arm over it): the card
+    /// read there in the nearest views before and after, when both read the same card. `None`
+    /// while no later view has read the place.
+    pub fn bridge(&self, view: &View, place: PlaceName) -> Option<Top> {
+        let k = self.settled.iter().position(|v| v.since_ms == view.since_ms)?;
+        let read = |v: &View| Some(v.top(place)).filter(|t| *t != Top::Unread);
+        let before = self.settled[..k].iter().rev().find_map(read);
+        let after = self.settled[k + 1..].iter().find_map(read)?;
+        Some(match (before, after) {
+            (Some(Top::Card(a)), Top::Card(b)) if a == b => Top::Card(a),
+            _ => Top::Unread,
+        })
+    }
+
+    /// The latest reading of `card` at `place`, with where its symbols lie.
+    pub fn evidence(&self, place: PlaceName, card: crate::symbols::deck::CardId) -> Option<&RoundCard> {
+        self.settled.iter().rev().find_map(|v| v.evidence(place).filter(|e| e.card == Some(card)))
     }
 
     pub fn latest(&self) -> Option<&View> {
@@ -152,6 +178,20 @@ mod tests {
         assert_eq!(views.at(750).unwrap().top(PlaceName::Draw), Top::Card(1));
         assert_eq!(views.at(800).unwrap().top(PlaceName::Draw), Top::Card(2));
         assert_eq!(views.after(0).unwrap().since_ms, 500);
+    }
+
+    #[test]
+    fn a_place_covered_for_a_while_is_bridged_by_the_same_card_either_side() {
+        let mut views = Views::new(0);
+        let seen = |t| [(PlaceName::Seat(0), t), (PlaceName::Draw, Top::Card(9))];
+        views.push(0, 0, frame(&seen(Top::Card(4)), 0));
+        let covered = views.push(1, 100, frame(&seen(Top::Unread), 0)).unwrap().clone();
+        assert_eq!(views.bridge(&covered, PlaceName::Seat(0)), None, "nothing read after it yet");
+        views.push(2, 200, frame(&seen(Top::Card(4)), 0));
+        assert_eq!(views.bridge(&covered, PlaceName::Seat(0)), Some(Top::Card(4)));
+        let covered = views.push(3, 300, frame(&seen(Top::Unread), 0)).unwrap().clone();
+        views.push(4, 400, frame(&seen(Top::Card(5)), 0));
+        assert_eq!(views.bridge(&covered, PlaceName::Seat(0)), Some(Top::Unread), "the card changed under the hand");
     }
 
     #[test]

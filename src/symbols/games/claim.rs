@@ -117,14 +117,16 @@ impl<'d> Referee<'d> {
             let message = format!("{} is not playing", claim.player);
             return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), message);
         };
-        if self.game.is_over() {
-            return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), "the game is over".into());
-        }
+        // A claim just after the last exchange was won belongs to that exchange: too late, as
+        // for any other, before the game is over for everyone after it.
         if let Some(won) =
             self.last_win_ms.filter(|&t| claim.time_ms < t.saturating_add(self.options.too_late_window_ms))
         {
             let message = format!("too late: this exchange was already won at {}", seconds(won));
             return self.verdict(claim, Outcome::TooLate, None, Vec::new(), message);
+        }
+        if self.game.is_over() {
+            return self.verdict(claim, Outcome::NotAllowed, None, Vec::new(), "the game is over".into());
         }
         let symbol = match self.matcher.resolve(&claim.called) {
             NameMatch::Exact(s) | NameMatch::Typo(s) => s,

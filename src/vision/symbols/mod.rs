@@ -14,6 +14,7 @@ pub mod eval;
 pub mod identify;
 pub mod labels;
 pub mod output;
+pub mod photo_scene;
 pub mod referee;
 pub mod synth;
 pub mod unlabelled;
