@@ -47,7 +47,11 @@ impl fmt::Display for Bytes {
 /// Reads a whole text file of at most `limit` bytes; `what` names the kind of file in the error
 /// ("a game record"). Never reads more than `limit + 1` bytes.
 pub fn read_text(path: &Path, limit: u64, what: &'static str) -> Result<String, TextError> {
-    let bytes = read_bytes(path, limit, what)?;
+    utf8_text(read_bytes(path, limit, what)?, path)
+}
+
+/// The bytes read from `path` as text; invalid UTF-8 is named by line and column.
+pub fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, TextError> {
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
