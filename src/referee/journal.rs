@@ -124,7 +124,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
         let entry: Entry = match serde_json::from_str(line) {
             Ok(entry) => entry,
             Err(_) if k + 1 == lines.len() => break,
-            Err(e) => return Err(format!("{}: line {}: not a journal entry: {e}", path.display(), k + 1)),
+            Err(e) => {
+                let e = crate::text_input::json_error(&e);
+                return Err(format!("{}: line {}: not a journal entry: {e}", path.display(), k + 1));
+            }
         };
         match entry {
             Entry::Start { names, options } => header = Some((names, options, k + 1)),

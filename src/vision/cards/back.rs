@@ -214,9 +214,10 @@ impl BackProfile {
 
     /// Parses and checks a profile's JSON; the error is a one-line reason naming the field.
     pub fn parse(text: &str) -> Result<BackProfile, String> {
-        let profile: BackProfile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let profile: BackProfile = serde_json::from_str(text).map_err(|e| crate::text_input::json_error(&e))?;
         if profile.format != BACK_FORMAT {
-            return Err(format!("field 'format' is '{}', expected '{BACK_FORMAT}'", profile.format));
+            let format = crate::text_input::escaped(&profile.format);
+            return Err(format!("field 'format' is {format}, expected '{BACK_FORMAT}'"));
         }
         let d = &profile.descriptor;
         let layout_len = (LAYOUT_W * LAYOUT_H) as usize;

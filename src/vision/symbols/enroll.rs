@@ -52,9 +52,10 @@ impl SymbolProfile {
 
     /// Parses and checks a profile's JSON; the error is a one-line reason naming the field.
     pub fn parse(text: &str) -> std::result::Result<SymbolProfile, String> {
-        let profile: SymbolProfile = serde_json::from_str(text).map_err(|e| format!("malformed profile: {e}"))?;
+        let profile: SymbolProfile = serde_json::from_str(text)
+            .map_err(|e| format!("malformed profile: {}", crate::text_input::json_error(&e)))?;
         if profile.format != PROFILE_FORMAT {
-            return Err(format!("unknown profile format {:?}", profile.format));
+            return Err(format!("unknown profile format {}", crate::text_input::escaped(&profile.format)));
         }
         for (i, symbol) in profile.symbols.iter().enumerate() {
             if let Some((j, bad)) = symbol.exemplars.iter().enumerate().find(|(_, e)| e.len() != LEN) {

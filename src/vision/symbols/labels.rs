@@ -70,9 +70,10 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
 /// Parses the text of a `labels.json` in `dir` (the images' paths are taken relative to it). The
 /// error is a one-line reason.
 pub fn parse_labels(text: &str, dir: &Path) -> Result<Vec<LabelledImage>, String> {
-    let file: LabelsFile = serde_json::from_str(text).map_err(|e| format!("malformed labels: {e}"))?;
+    let file: LabelsFile =
+        serde_json::from_str(text).map_err(|e| format!("malformed labels: {}", crate::text_input::json_error(&e)))?;
     if file.format != "symbol-card-labels/1" {
-        return Err(format!("unknown format {:?}", file.format));
+        return Err(format!("unknown format {}", crate::text_input::escaped(&file.format)));
     }
     // Scores over no image would read as perfect.
     if file.images.is_empty() {
