@@ -9,6 +9,7 @@ use card_referee::symbols::notation::replay as replay_match;
 use card_referee::table::TableLayout;
 use card_referee::vision::cards::back::BackProfile;
 use card_referee::vision::cards::enroll::DeckProfile;
+use card_referee::vision::cards::labels::LabelSet;
 use card_referee::vision::symbols::enroll::SymbolProfile;
 use card_referee::vision::symbols::labels::parse_labels;
 
@@ -69,6 +70,18 @@ fn json_errors_quoting_the_file_are_cut_and_escaped() {
     let entry = "{\"kind\":\"start\",\"names\":[],\"options\":\"\"}\n{\"kind\":\"comm\\u0000it\"}\n{}\n";
     let error = journal::from_bytes(entry.as_bytes().to_vec(), Path::new("j.jsonl")).unwrap_err();
     short_line(&error, &["j.jsonl: line 2: not a journal entry: unknown variant `comm\\u{0}it`"]);
+}
+
+#[test]
+fn card_label_errors_name_the_image_and_the_field() {
+    let text = r#"{"format":"card-labels/1","images":[{"file":"a.jpg","face_up":["AS"]},
+        {"file":"b.jpg","face_up":["KC"],"optional":["QH","6\u001bC"]}]}"#;
+    short_line(
+        &LabelSet::parse(text).unwrap_err(),
+        &["images[1] (\"b.jpg\"): optional[1]: \"6\\u{1b}C\" is not a card label"],
+    );
+    let ranks = r#"{"format":"card-labels/1","ranks":["A","0"],"images":[{"file":"a.jpg","face_up":[]}]}"#;
+    short_line(&LabelSet::parse(ranks).unwrap_err(), &["ranks[1]: \"0\" is not a rank"]);
 }
 
 #[test]
