@@ -35,6 +35,16 @@ fn game_record_words_are_quoted_short() {
 }
 
 #[test]
+fn a_carriage_return_ending_a_game_record_is_a_line_break() {
+    // A record reads back as it is written.
+    for (text, comment) in [("# Tie\r", " Tie"), ("#\r", ""), ("seat A front ? back 2C\nfirst A\nA draw #x\r", "x")] {
+        let record = notation::parse(text).unwrap();
+        assert_eq!(record.lines.last().unwrap().comment.as_deref(), Some(comment), "{text:?}");
+        assert_eq!(notation::parse(&record.to_string()), Ok(record), "{text:?}");
+    }
+}
+
+#[test]
 fn match_record_words_are_quoted_short() {
     let base = Path::new("/nonexistent");
     let long_deck = format!("deck plane-{}\n", "lane-".repeat(150));

@@ -283,6 +283,9 @@ pub fn parse(text: &str) -> Result<Record, ParseError> {
     let mut lines = Vec::new();
     let mut last_seat = None;
     for (index, raw) in text.lines().enumerate() {
+        // A carriage return ending a line is part of the line break (`lines` leaves one ending
+        // the text, or one before "\r\n"): a comment does not keep it.
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
         if let Some((byte, _)) = raw.char_indices().nth(MAX_LINE_CHARS) {
             let message = format!("the line is longer than {MAX_LINE_CHARS} characters, the limit");
             return Err(ParseError { line: index + 1, column: raw[..byte].chars().count() + 1, message });
