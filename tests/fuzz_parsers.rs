@@ -1,4 +1,6 @@
-//! Inputs that broke the parsers' error contract (`examples/fuzz_parsers.rs`), reduced.
+//! Every parser fuzzed (see `examples/shared/fuzz.rs`), a CI-sized run: 2,000 inputs each, none
+//! of which may panic or break the error contract; and the inputs that broke it, reduced.
+//! `examples/fuzz_parsers.rs` runs the same targets for as long as one likes.
 
 use std::path::Path;
 
@@ -13,7 +15,34 @@ use card_referee::vision::cards::labels::LabelSet;
 use card_referee::vision::symbols::enroll::SymbolProfile;
 use card_referee::vision::symbols::labels::parse_labels;
 
-// Each error is one short line of plain text that says where.
+// The example reads the rest (rates, saved files).
+#[allow(dead_code)]
+#[path = "../examples/shared/fuzz.rs"]
+mod fuzz;
+
+const INPUTS: u64 = 2_000;
+
+#[test]
+fn every_parser_takes_arbitrary_and_mutated_input_without_panic() {
+    let mut failures = Vec::new();
+    for target in fuzz::targets() {
+        assert!(!target.seeds.is_empty(), "{}: no seed inputs", target.name);
+        let report = fuzz::run(&target, 1, 0, INPUTS, None);
+        assert_eq!(report.inputs, INPUTS);
+        // The mutated inputs reach past the first check of each format.
+        assert!(report.accepted > 0, "{}: no input accepted", target.name);
+        for finding in &report.findings {
+            let kind = if finding.panic { "panic" } else { "broken contract" };
+            let input: String = String::from_utf8_lossy(&finding.input).chars().take(300).collect();
+            failures
+                .push(format!("{} #{} {kind}: {}\n  input: {input:?}", target.name, finding.index, finding.message));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// Inputs that broke the contract, reduced: each error is one short line of plain text that
+// says where.
 
 /// One line, at most a few hundred bytes, no control character; holding every one of `words`.
 fn short_line(error: &str, words: &[&str]) {
