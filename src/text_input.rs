@@ -47,7 +47,11 @@ impl fmt::Display for Bytes {
 /// Reads a whole text file of at most `limit` bytes; `what` names the kind of file in the error
 /// ("a game record"). Never reads more than `limit + 1` bytes.
 pub fn read_text(path: &Path, limit: u64, what: &'static str) -> Result<String, TextError> {
-    let bytes = read_bytes(path, limit, what)?;
+    utf8_text(read_bytes(path, limit, what)?, path)
+}
+
+/// The bytes read from `path` as text; invalid UTF-8 is named by line and column.
+pub fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, TextError> {
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -107,6 +111,30 @@ pub fn without_controls(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
+/// `text` cut to `max` characters, "…" marking the cut, with every control character escaped
+/// (`without_controls`): a message quoting the input kept to one short line.
+pub fn shortened(text: &str, max: usize) -> String {
+    let mut cut: String = text.chars().take(max).collect();
+    if cut.len() < text.len() {
+        cut.push('…');
+    }
+    without_controls(&cut)
+}
+
+/// The longest message of a JSON error shown, in characters (its place is added).
+const MAX_JSON_MESSAGE: usize = 200;
+
+/// A JSON error on one short line: serde's message, which may quote a long string of the input
+/// or control characters from it, [`shortened`], then where it was: "… at line L column C".
+pub fn json_error(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    if error.line() == 0 {
+        return shortened(&text, MAX_JSON_MESSAGE);
+    }
+    let message = text.rfind(" at line ").map_or(text.as_str(), |i| &text[..i]);
+    format!("{} at line {} column {}", shortened(message, MAX_JSON_MESSAGE), error.line(), error.column())
+}
+
 /// At most `shown` items joined by ", ", then "… and N more" when there are more.
 pub fn few<T: fmt::Display>(items: &[T], shown: usize) -> String {
     let mut text = items.iter().take(shown).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
@@ -140,6 +168,19 @@ mod tests {
         assert_eq!(read_text(&path, 2048, "a record").unwrap().len(), 2048);
         #[cfg(unix)]
         assert!(matches!(read_text(Path::new("/dev/zero"), 1024, "x"), Err(TextError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn json_errors_are_cut_and_escaped_and_keep_their_place() {
+        // A JSON string holding an escape character, decoded into the message.
+        let long = format!("{{\n\"kind\": \"{}\\u001b\"}}", "x".repeat(5000));
+        let e = serde_json::from_str::<std::collections::BTreeMap<String, u32>>(&long).unwrap_err();
+        let text = json_error(&e);
+        assert!(text.len() < 300 && !text.chars().any(char::is_control), "{text}");
+        assert!(text.ends_with(&format!("… at line 2 column {}", e.column())), "{text}");
+        let e = serde_json::from_str::<u32>("\"a\\u001bb\"").unwrap_err();
+        assert!(json_error(&e).starts_with("invalid type: string \"a\\u{1b}b\", expected u32 at line 1 column "));
+        assert_eq!(shortened("abc\ndef", 5), "abc\\nd…");
     }
 
     #[test]

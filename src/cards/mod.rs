@@ -141,7 +141,10 @@ pub struct Card {
 
 /// A text that is not a card code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a card code (expected a rank A 2-10 J Q K then a suit C D H S, e.g. QS or 10H)")]
+#[error(
+    "'{}' is not a card code (expected a rank A 2-10 J Q K then a suit C D H S, e.g. QS or 10H)",
+    crate::text_input::shortened(.0, 40)
+)]
 pub struct CodeError(pub String);
 
 impl Card {

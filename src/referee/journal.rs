@@ -4,13 +4,14 @@
 //! the referee resumes exactly where it stopped.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::omphala::notation::{Record, parse};
+use crate::rules::omphala::notation::{Record, parse as parse_record};
 use crate::rules::omphala::{Input, RuleOptions};
+use crate::text_input::TextError;
 
 /// One line of the journal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -88,16 +89,39 @@ impl Journal {
     }
 }
 
+/// The largest journal read back, in bytes: a game of a whole evening journals a few megabytes.
+pub const MAX_JOURNAL_BYTES: u64 = 1 << 30;
+
 /// Reads a journal back. A last line cut short by a crash is ignored; any other bad line is an
 /// error naming it.
 pub fn read(path: &Path) -> Result<Resumed, String> {
-    let file = File::open(path).map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: cannot read the journal: {e}", path.display()))?;
-    let mut header: Option<(Vec<String>, String)> = None;
-    let mut record_lines: Vec<String> = Vec::new();
+    let bytes = crate::text_input::read_bytes(path, MAX_JOURNAL_BYTES, "a journal").map_err(|e| match e {
+        TextError::Io { source, .. } => format!("{}: cannot read the journal: {source}", path.display()),
+        other => other.to_string(),
+    })?;
+    from_bytes(bytes, path)
+}
+
+/// Reads the bytes of the journal at `path` (named in the errors), as [`read`] does: a last
+/// line cut short inside a character is ignored as any cut line is.
+pub fn from_bytes(mut bytes: Vec<u8>, path: &Path) -> Result<Resumed, String> {
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let at = e.valid_up_to();
+        let in_last_line = bytes[at..].iter().position(|&b| b == b'\n').is_none_or(|i| at + i + 1 == bytes.len());
+        if in_last_line {
+            bytes.truncate(bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1));
+        }
+    }
+    let text = crate::text_input::utf8_text(bytes, path).map_err(|e| e.to_string())?;
+    parse(&text, path)
+}
+
+/// Reads the text of the journal at `path` (named in the errors), as [`read`] does.
+pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut header: Option<(Vec<String>, String, usize)> = None;
+    // The committed record's lines, each with the journal line it was committed on.
+    let mut record_lines: Vec<(String, usize)> = Vec::new();
     let mut frame = None;
     for (k, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
@@ -106,27 +130,36 @@ pub fn read(path: &Path) -> Result<Resumed, String> {
         let entry: Entry = match serde_json::from_str(line) {
             Ok(entry) => entry,
             Err(_) if k + 1 == lines.len() => break,
-            Err(e) => return Err(format!("{}: line {}: not a journal entry: {e}", path.display(), k + 1)),
+            Err(e) => {
+                let e = crate::text_input::json_error(&e);
+                return Err(format!("{}: line {}: not a journal entry: {e}", path.display(), k + 1));
+            }
         };
         match entry {
-            Entry::Start { names, options } => header = Some((names, options)),
+            Entry::Start { names, options } => header = Some((names, options, k + 1)),
             Entry::Commit { record, frame: f, .. } => {
-                record_lines.extend(record);
+                record_lines.extend(record.into_iter().map(|l| (l, k + 1)));
                 frame = Some(f);
             }
             Entry::Frame { frame: f } => frame = Some(f),
             Entry::Said { .. } => {}
         }
     }
-    let Some((names, options_line)) = header else {
+    let Some((names, options_line, start_line)) = header else {
         return Err(format!("{}: no start line: not a card-referee journal", path.display()));
     };
-    let mut text = format!("{options_line}\n");
-    for line in &record_lines {
+    // The record as the referee wrote it: the options line, then the committed lines.
+    let mut text = String::new();
+    let mut journal_lines = Vec::new();
+    for (line, at) in std::iter::once((&options_line, start_line)).chain(record_lines.iter().map(|(l, at)| (l, *at))) {
         text.push_str(line);
         text.push('\n');
+        journal_lines.push(at);
     }
-    let record: Record = parse(&text).map_err(|e| format!("{}: the committed record: {e}", path.display()))?;
+    let record: Record = parse_record(&text).map_err(|e| {
+        let at = journal_lines.get(e.line - 1).copied().unwrap_or(start_line);
+        format!("{}: line {at}: the committed record: {}", path.display(), e.message)
+    })?;
     Ok(Resumed {
         names,
         options: record.options(),
@@ -167,6 +200,29 @@ mod tests {
         assert_eq!(resumed.names, names);
         assert_eq!(resumed.inputs.len(), 2);
         assert_eq!(resumed.frame, Some(70));
+    }
+
+    #[test]
+    fn a_last_line_cut_inside_a_character_is_ignored_and_other_bad_text_named() {
+        let start = "{\"kind\":\"start\",\"names\":[\"A\",\"B\"],\"options\":\"\"}\n";
+        let mut bytes =
+            format!("{start}{{\"kind\":\"frame\",\"frame\":3}}\n{{\"kind\":\"said\",\"event\":\"\u{2026}").into_bytes();
+        bytes.truncate(bytes.len() - 1);
+        let path = Path::new("j.jsonl");
+        assert_eq!(from_bytes(bytes.clone(), path).unwrap().frame, Some(3));
+        bytes.extend(b"\"}\n{\"kind\":\"frame\",\"frame\":4}\n");
+        assert_eq!(from_bytes(bytes, path).unwrap_err(), "j.jsonl:3:25: not UTF-8 text (byte 0xe2)");
+    }
+
+    #[test]
+    fn a_bad_committed_line_is_named_by_its_journal_line() {
+        let text = "{\"kind\":\"start\",\"names\":[\"A\",\"B\"],\"options\":\"\"}
+{\"kind\":\"commit\",\"record\":[\"seat A front ? back 2C\",\"seat B front ? back 3C\",\"first A\"],\"frame\":1,\"ms\":0}
+{\"kind\":\"frame\",\"frame\":2}
+{\"kind\":\"commit\",\"record\":[\"A draw\",\"A fly\"],\"frame\":3,\"ms\":0}
+";
+        let err = parse(text, Path::new("j.jsonl")).unwrap_err();
+        assert!(err.starts_with("j.jsonl: line 4: the committed record: unknown verb 'fly'"), "{err}");
     }
 
     #[test]

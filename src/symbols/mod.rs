@@ -56,7 +56,7 @@ fn not_a_builtin(spec: &str) -> Option<String> {
                 Err(e) => e.to_string(),
                 Ok(_) => "names are lower case".to_string(),
             },
-            Err(_) => format!("{:?} is not a plane order", order),
+            Err(_) => format!("{} is not a plane order", crate::text_input::escaped(order)),
         };
         return Some(format!(" ({why})"));
     }

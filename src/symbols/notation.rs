@@ -113,7 +113,7 @@ fn parse_line(content: &str) -> Result<Entry, String> {
         "option" => parse_option(&words)?,
         "game" => Entry::Game(
             GameKind::from_code(rest)
-                .ok_or_else(|| format!("unknown game \"{rest}\" (tower, well, hot-potato, poisoned-gift)"))?,
+                .ok_or_else(|| format!("unknown game \"{}\" (tower, well, hot-potato, poisoned-gift)", quoted(rest)))?,
         ),
         "pile" if words.len() >= 2 => Entry::Pile(words[0].to_string(), cards(&words[1..])?),
         "draw" if !words.is_empty() => Entry::Draw(cards(&words)?),
@@ -127,7 +127,7 @@ fn parse_line(content: &str) -> Result<Entry, String> {
         "deck" | "pile" | "draw" | "centre" | "center" | "round" | "seen" | "end" => {
             return Err(format!("wrong arguments for \"{keyword}\" (see docs/minigame-notation.md)"));
         }
-        _ => return Err(format!("unknown keyword \"{keyword}\"")),
+        _ => return Err(format!("unknown keyword \"{}\"", quoted(keyword))),
     })
 }
 
@@ -152,16 +152,18 @@ fn player_names(words: &[&str]) -> Result<Vec<String>, String> {
 
 fn parse_option(words: &[&str]) -> Result<Entry, String> {
     match words {
-        ["penalty", n] => n.parse().map(Entry::Penalty).map_err(|_| format!("bad penalty \"{n}\"")),
-        ["window", ms] => ms.parse().map(Entry::Window).map_err(|_| format!("bad window \"{ms}\" (milliseconds)")),
+        ["penalty", n] => n.parse().map(Entry::Penalty).map_err(|_| format!("bad penalty \"{}\"", quoted(n))),
+        ["window", ms] => {
+            ms.parse().map(Entry::Window).map_err(|_| format!("bad window \"{}\" (milliseconds)", quoted(ms)))
+        }
         ["places", "on"] => Ok(Entry::Places(true)),
         ["places", "off"] => Ok(Entry::Places(false)),
-        _ => Err(format!("unknown option \"{}\" (penalty N, window MS, places on|off)", words.join(" "))),
+        _ => Err(format!("unknown option \"{}\" (penalty N, window MS, places on|off)", quoted(&words.join(" ")))),
     }
 }
 
 fn card(word: &str) -> Result<CardId, String> {
-    word.parse().map_err(|_| format!("\"{word}\" is not a card id"))
+    word.parse().map_err(|_| format!("\"{}\" is not a card id", quoted(word)))
 }
 
 fn cards(words: &[&str]) -> Result<Vec<CardId>, String> {
@@ -187,7 +189,7 @@ fn parse_claim(rest: &str) -> Result<Claim, String> {
 
 /// "12.345" seconds as milliseconds; at most three decimals.
 fn parse_time(text: &str) -> Result<u64, String> {
-    let bad = || format!("bad time \"{text}\" (seconds, like 12.345)");
+    let bad = || format!("bad time \"{}\" (seconds, like 12.345)", quoted(text));
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     if whole.is_empty() || fraction.len() > 3 || !fraction.chars().all(|c| c.is_ascii_digit()) {
         return Err(bad());
@@ -217,6 +219,14 @@ struct Current<'d> {
 // error stays on one line.
 fn malformed(line: usize, message: impl Into<String>) -> ReplayError {
     ReplayError::Malformed { line, message: without_controls(&message.into()) }
+}
+
+/// The most of a word of the record an error quotes, in characters.
+const QUOTED_CHARS: usize = 40;
+
+/// A word of the record as an error quotes it: cut, control characters escaped.
+fn quoted(word: &str) -> String {
+    crate::text_input::shortened(word, QUOTED_CHARS)
 }
 
 fn illegal(line: usize, message: impl Into<String>) -> ReplayError {
@@ -257,7 +267,7 @@ impl Replayer {
                     let game = current.as_mut().ok_or_else(|| malformed(line, "a claim before any game"))?;
                     self.ensure_started(game, &deck, &players, &options)?;
                     if find_seat(&players, &claim.player).is_none() {
-                        return Err(malformed(line, format!("{} is not among the players", claim.player)));
+                        return Err(malformed(line, format!("{} is not among the players", quoted(&claim.player))));
                     }
                     batch.push((line, claim.clone()));
                 }
@@ -409,8 +419,8 @@ fn find_seat(players: &[String], name: &str) -> Option<usize> {
 fn add_to_deal(deal: &mut Deal, entry: &Entry, players: &[String], line: usize) -> Result<(), ReplayError> {
     match entry {
         Entry::Pile(who, cards) => {
-            let seat =
-                find_seat(players, who).ok_or_else(|| malformed(line, format!("{who} is not among the players")))?;
+            let seat = find_seat(players, who)
+                .ok_or_else(|| malformed(line, format!("{} is not among the players", quoted(who))))?;
             if deal.piles.len() < players.len() {
                 deal.piles.resize(players.len(), Vec::new());
             }
@@ -437,7 +447,8 @@ fn check_seen(
         "draw" => Place::Draw,
         "centre" | "center" => Place::Centre,
         name => Place::Player(
-            find_seat(players, name).ok_or_else(|| malformed(line, format!("{name} is not among the players")))?,
+            find_seat(players, name)
+                .ok_or_else(|| malformed(line, format!("{} is not among the players", quoted(name))))?,
         ),
     };
     let expected = referee.game().top(place);

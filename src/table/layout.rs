@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::render::geometry::{Homography, Pt};
 use crate::render::scene::CARD_MM;
+use crate::text_input::shortened;
 
 /// Centre-to-centre distance of neighbouring entities in a row, millimetres.
 pub const SLOT_MM: f64 = 72.0;
@@ -240,14 +241,19 @@ impl TableLayout {
 }
 
 /// toml's error on one line: "line L: `key = value`: what was wrong".
+/// The wrong line is quoted cut to so many characters, and toml's message (which may quote the
+/// text too) to so many, control characters escaped: the error stays one short line.
+const QUOTED_CHARS: usize = 80;
+const MESSAGE_CHARS: usize = 200;
+
 fn parse_error(text: &str, e: &toml::de::Error) -> String {
-    let what = e.message().trim_end().replace('\n', " ");
+    let what = shortened(&e.message().trim_end().replace('\n', " "), MESSAGE_CHARS);
     let Some(span) = e.span() else {
         return what;
     };
     let start = span.start.min(text.len());
-    let line = text[..start].matches('\n').count() + 1;
-    let quoted = text.lines().nth(line - 1).map(str::trim).unwrap_or("");
+    let line = text.as_bytes()[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let quoted = shortened(text.lines().nth(line - 1).map(str::trim).unwrap_or(""), QUOTED_CHARS);
     if quoted.is_empty() { format!("line {line}: {what}") } else { format!("line {line}: `{quoted}`: {what}") }
 }
 

@@ -240,6 +240,15 @@ impl fmt::Display for Record {
     }
 }
 
+/// The most of a word of the record an error quotes, in characters (a word may be as long as
+/// its line).
+const QUOTED_CHARS: usize = 40;
+
+/// A word of the record as an error quotes it: cut, control characters escaped.
+fn quoted(word: &str) -> String {
+    crate::text_input::shortened(word, QUOTED_CHARS)
+}
+
 /// A word of a line and the 1-based column where it starts.
 #[derive(Clone, Copy)]
 struct Token<'a> {
@@ -274,6 +283,9 @@ pub fn parse(text: &str) -> Result<Record, ParseError> {
     let mut lines = Vec::new();
     let mut last_seat = None;
     for (index, raw) in text.lines().enumerate() {
+        // A carriage return ending a line is part of the line break (`lines` leaves one ending
+        // the text, or one before "\r\n"): a comment does not keep it.
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
         if let Some((byte, _)) = raw.char_indices().nth(MAX_LINE_CHARS) {
             let message = format!("the line is longer than {MAX_LINE_CHARS} characters, the limit");
             return Err(ParseError { line: index + 1, column: raw[..byte].chars().count() + 1, message });
@@ -329,7 +341,7 @@ impl<'a> Words<'a> {
             Ok(p) if p >= 1 => Ok(p - 1),
             _ => Err(self.error(
                 token.column,
-                format!("'{}' is not a Front Row position (1 for the first placed, 2, …)", token.text),
+                format!("'{}' is not a Front Row position (1 for the first placed, 2, …)", quoted(token.text)),
             )),
         }
     }
@@ -337,7 +349,9 @@ impl<'a> Words<'a> {
     /// No word may follow the last expected one.
     fn finish(&self) -> Result<(), ParseError> {
         match self.tokens.get(self.next) {
-            Some(extra) => Err(self.error(extra.column, format!("unexpected '{}' at the end of the line", extra.text))),
+            Some(extra) => {
+                Err(self.error(extra.column, format!("unexpected '{}' at the end of the line", quoted(extra.text))))
+            }
             None => Ok(()),
         }
     }
@@ -410,8 +424,9 @@ impl Parser {
     fn player(&self, words: &mut Words) -> Result<Seat, ParseError> {
         let token = words.expect("a player name")?;
         self.seats.iter().position(|s| s == token.text).ok_or_else(|| {
-            let known = if self.seats.is_empty() { "none yet".to_string() } else { self.seats.join(", ") };
-            words.error(token.column, format!("unknown player or keyword '{}' (players: {known})", token.text))
+            let known: Vec<String> = self.seats.iter().map(|s| quoted(s)).collect();
+            let known = if known.is_empty() { "none yet".to_string() } else { known.join(", ") };
+            words.error(token.column, format!("unknown player or keyword '{}' (players: {known})", quoted(token.text)))
         })
     }
 
@@ -429,7 +444,7 @@ impl Parser {
                     format!(
                         "unknown option '{}' (expected ace=1|14, failed-attacker=stays|discarded, \
                          tie-break=battle-when-equal-entities|total-power)",
-                        token.text
+                        quoted(token.text)
                     ),
                 )
             };
@@ -484,7 +499,7 @@ impl Parser {
     fn keyword(&self, words: &mut Words, keyword: &str) -> Result<(), ParseError> {
         let token = words.expect(&format!("'{keyword}'"))?;
         if token.text != keyword {
-            return Err(words.error(token.column, format!("expected '{keyword}', found '{}'", token.text)));
+            return Err(words.error(token.column, format!("expected '{keyword}', found '{}'", quoted(token.text))));
         }
         Ok(())
     }
@@ -528,7 +543,8 @@ impl Parser {
             other => Err(words.error(
                 verb.column,
                 format!(
-                    "unknown verb '{other}' (expected draw, drew, attack, steal, shield, enhance, reset, end, discard or revealed)"
+                    "unknown verb '{}' (expected draw, drew, attack, steal, shield, enhance, reset, end, discard or revealed)",
+                    quoted(other)
                 ),
             )),
         }
@@ -544,13 +560,13 @@ fn check_name(words: &Words, token: Token, seats: &[String]) -> Result<(), Parse
             token.column,
             format!(
                 "'{}' cannot be a player name: a letter, then letters, digits, '-' or '_', and not one of {}",
-                token.text,
+                quoted(token.text),
                 KEYWORDS.join(", ")
             ),
         ));
     }
     if seats.iter().any(|s| s == token.text) {
-        return Err(words.error(token.column, format!("two seats are named '{}'", token.text)));
+        return Err(words.error(token.column, format!("two seats are named '{}'", quoted(token.text))));
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ pub use decode::{Decoded, decode};
 pub use limits::{MAX_CARDS, MAX_DECK_BYTES, MAX_LISTED, MAX_NAME_CHARS, MAX_SYMBOLS, MAX_SYMBOLS_PER_CARD};
 pub use plane::{projective_plane, subset};
 
-use crate::text_input::{TextError, escaped, few, read_text};
+use crate::text_input::{TextError, escaped, few, read_text, shortened};
 use limits::{Found, Name, bounded_cards, bounded_names, bounded_synonyms};
 
 /// Index of a symbol in its deck's symbol list.
@@ -64,7 +64,8 @@ pub enum DeckError {
     Text(TextError),
     /// A name that looks like a built-in deck's but is none, and no such file exists.
     #[error(
-        "{name}: no such deck file, and no built-in deck of this name{reason}; built-in decks: {}",
+        "{}: no such deck file, and no built-in deck of this name{reason}; built-in decks: {}",
+        crate::text_input::shortened(.name, 60),
         crate::symbols::builtin_names()
     )]
     NoSuchBuiltin { name: String, reason: String },
@@ -249,7 +250,8 @@ impl Deck {
             line: e.line(),
             // serde_json gives column 0 when it stopped at a line's end.
             column: e.column().max(1),
-            message: match strip_position(&e.to_string()) {
+            // The message may quote a long string of the file, or control characters from it.
+            message: match shortened(&strip_position(&e.to_string()), MAX_JSON_MESSAGE) {
                 m if m.starts_with(limits::LIMIT_MARK) => m,
                 m => format!("malformed deck JSON: {m}"),
             },
@@ -448,6 +450,9 @@ fn read(path: &Path) -> Result<String, DeckError> {
 }
 
 /// serde_json appends " at line L column C" to its messages; we print the position ourselves.
+/// The longest JSON error message shown, in characters.
+const MAX_JSON_MESSAGE: usize = 200;
+
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),

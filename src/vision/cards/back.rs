@@ -209,9 +209,15 @@ impl BackProfile {
         let bad = |message: String| BackError::Profile { path: path.display().to_string(), message };
         let limit = super::enroll::MAX_PROFILE_BYTES;
         let text = crate::text_input::read_text(path, limit, "a card back").map_err(|e| bad(e.reason()))?;
-        let profile: BackProfile = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        BackProfile::parse(&text).map_err(bad)
+    }
+
+    /// Parses and checks a profile's JSON; the error is a one-line reason naming the field.
+    pub fn parse(text: &str) -> Result<BackProfile, String> {
+        let profile: BackProfile = serde_json::from_str(text).map_err(|e| crate::text_input::json_error(&e))?;
         if profile.format != BACK_FORMAT {
-            return Err(bad(format!("field 'format' is '{}', expected '{BACK_FORMAT}'", profile.format)));
+            let format = crate::text_input::escaped(&profile.format);
+            return Err(format!("field 'format' is {format}, expected '{BACK_FORMAT}'"));
         }
         let d = &profile.descriptor;
         let layout_len = (LAYOUT_W * LAYOUT_H) as usize;
@@ -221,20 +227,20 @@ impl BackProfile {
             ("layout", &d.layout, layout_len),
         ] {
             if values.len() != len {
-                return Err(bad(format!("field '{field}' has {} values, expected {len}", values.len())));
+                return Err(format!("field '{field}' has {} values, expected {len}", values.len()));
             }
             if values.iter().any(|v| !v.is_finite() || *v < 0.0) {
-                return Err(bad(format!("field '{field}' holds a negative or non-finite value")));
+                return Err(format!("field '{field}' holds a negative or non-finite value"));
             }
         }
         for (field, values) in [("colour", &d.colour), ("texture", &d.texture)] {
             let sum: f32 = values.iter().sum();
             if (sum - 1.0).abs() > 0.01 {
-                return Err(bad(format!("field '{field}' sums to {sum}, expected 1 (a histogram)")));
+                return Err(format!("field '{field}' sums to {sum}, expected 1 (a histogram)"));
             }
         }
         if profile.photos == 0 {
-            return Err(bad("field 'photos' is 0".to_string()));
+            return Err("field 'photos' is 0".to_string());
         }
         Ok(profile)
     }

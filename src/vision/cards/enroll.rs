@@ -124,7 +124,7 @@ impl DeckProfile {
     /// Parses a profile's JSON, checking its format, networks, and that its corner and loose
     /// embeddings have `corner_len` and `loose_len` values. The error is a one-line reason.
     pub fn parse(text: &str, corner_len: usize, loose_len: usize) -> Result<DeckProfile, String> {
-        let profile: DeckProfile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let profile: DeckProfile = serde_json::from_str(text).map_err(|e| crate::text_input::json_error(&e))?;
         if profile.format != PROFILE_FORMAT {
             return Err(format!(
                 "format is {}, expected '{PROFILE_FORMAT}': enrol the deck again with this version",

@@ -58,13 +58,19 @@ const SURE_PARTNER_CORNER: f32 = 0.5;
 
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
 /// only comparable within one version of them.
+/// Hashed once (2 MB of networks): every profile read compares it.
 pub fn fingerprint() -> String {
-    // FNV-1a, 64 bits.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in CORNER_MODEL.iter().chain(LOOSE_MODEL) {
-        hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{hash:016x}")
+    static FINGERPRINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    FINGERPRINT
+        .get_or_init(|| {
+            // FNV-1a, 64 bits.
+            let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+            for &b in CORNER_MODEL.iter().chain(LOOSE_MODEL) {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+            format!("{hash:016x}")
+        })
+        .clone()
 }
 
 /// Outputs: 13 ranks (A..K) and "none", then 4 suits (`Suit::ALL` order) and "none".

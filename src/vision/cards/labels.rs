@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::cards::{Card, Rank};
+use crate::text_input::{escaped, json_error};
 
 /// One face-up label entry: an exact card, or `X?`, a card whose rank only is labelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,11 +85,12 @@ impl LabelSet {
         LabelSet::parse(&text).map_err(|message| LabelError::Malformed { path: path.display().to_string(), message })
     }
 
-    /// Parses the JSON text; the error is a one-line reason.
+    /// Parses the JSON text; the error is a one-line reason naming the line, or the field and
+    /// the image.
     pub fn parse(text: &str) -> Result<LabelSet, String> {
-        let raw: RawSet = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let raw: RawSet = serde_json::from_str(text).map_err(|e| json_error(&e))?;
         if raw.format != "card-labels/1" {
-            return Err(format!("format is '{}', expected 'card-labels/1'", raw.format));
+            return Err(format!("format is {}, expected \"card-labels/1\"", escaped(&raw.format)));
         }
         // Scores over no image would read as perfect (precision and recall of 1).
         if raw.images.is_empty() {
@@ -96,20 +98,36 @@ impl LabelSet {
         }
         let ranks = match raw.ranks {
             None => None,
-            Some(list) => {
-                Some(list.iter().map(|r| r.parse::<Rank>().map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?)
-            }
-        };
-        let entries = |list: &[String]| {
-            list.iter()
-                .map(|t| LabelEntry::parse(t).ok_or_else(|| format!("'{t}' is not a card label")))
-                .collect::<Result<Vec<_>, _>>()
+            Some(list) => Some(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        r.parse::<Rank>()
+                            .map_err(|_| format!("ranks[{i}]: {} is not a rank (A 2-10 J Q K)", escaped(r)))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
         };
         let mut images = Vec::with_capacity(raw.images.len());
-        for image in raw.images {
+        for (i, image) in raw.images.into_iter().enumerate() {
+            let entries = |field: &str, list: &[String]| {
+                list.iter()
+                    .enumerate()
+                    .map(|(j, t)| {
+                        LabelEntry::parse(t).ok_or_else(|| {
+                            format!(
+                                "images[{i}] ({}): {field}[{j}]: {} is not a card label (a card code such as QS \
+                                 or 10H, or a rank then '?', such as J?)",
+                                escaped(&image.file),
+                                escaped(t)
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            };
             images.push(ImageLabels {
-                face_up: entries(&image.face_up)?,
-                optional: entries(&image.optional)?,
+                face_up: entries("face_up", &image.face_up)?,
+                optional: entries("optional", &image.optional)?,
                 face_down: image.face_down,
                 file: image.file,
             });

@@ -47,14 +47,19 @@ impl SymbolProfile {
     pub fn load(path: &Path) -> Result<SymbolProfile> {
         let limit = crate::vision::cards::enroll::MAX_PROFILE_BYTES;
         let text = crate::text_input::read_text(path, limit, "a symbol profile")?;
-        let profile: SymbolProfile =
-            serde_json::from_str(&text).with_context(|| format!("{}: malformed profile", path.display()))?;
+        SymbolProfile::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// Parses and checks a profile's JSON; the error is a one-line reason naming the field.
+    pub fn parse(text: &str) -> std::result::Result<SymbolProfile, String> {
+        let profile: SymbolProfile = serde_json::from_str(text)
+            .map_err(|e| format!("malformed profile: {}", crate::text_input::json_error(&e)))?;
         if profile.format != PROFILE_FORMAT {
-            bail!("{}: unknown profile format {:?}", path.display(), profile.format);
+            return Err(format!("unknown profile format {}", crate::text_input::escaped(&profile.format)));
         }
         for (i, symbol) in profile.symbols.iter().enumerate() {
             if let Some((j, bad)) = symbol.exemplars.iter().enumerate().find(|(_, e)| e.len() != LEN) {
-                bail!("{}: symbols[{i}].exemplars[{j}] has {} values (expected {LEN})", path.display(), bad.len());
+                return Err(format!("symbols[{i}].exemplars[{j}] has {} values (expected {LEN})", bad.len()));
             }
         }
         Ok(profile)

@@ -39,20 +39,7 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
     if labels.exists() {
         let limit = crate::vision::cards::labels::MAX_LABELS_BYTES;
         let text = crate::text_input::read_text(&labels, limit, "a labels file")?;
-        let file: LabelsFile =
-            serde_json::from_str(&text).with_context(|| format!("{}: malformed labels", labels.display()))?;
-        if file.format != "symbol-card-labels/1" {
-            bail!("{}: unknown format {:?}", labels.display(), file.format);
-        }
-        // Scores over no image would read as perfect.
-        if file.images.is_empty() {
-            bail!("{}: the images list is empty: there is nothing to score", labels.display());
-        }
-        return Ok(file
-            .images
-            .into_iter()
-            .map(|e| LabelledImage { path: dir.join(&e.file), file: e.file, cards: e.cards })
-            .collect());
+        return parse_labels(&text, dir).map_err(|e| anyhow::anyhow!("{}: {e}", labels.display()));
     }
     let mut images = Vec::new();
     let entries = std::fs::read_dir(dir).with_context(|| format!("{}: unreadable", dir.display()))?;
@@ -78,6 +65,25 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
         bail!("{}: no labels.json and no images", dir.display());
     }
     Ok(images)
+}
+
+/// Parses the text of a `labels.json` in `dir` (the images' paths are taken relative to it). The
+/// error is a one-line reason.
+pub fn parse_labels(text: &str, dir: &Path) -> Result<Vec<LabelledImage>, String> {
+    let file: LabelsFile =
+        serde_json::from_str(text).map_err(|e| format!("malformed labels: {}", crate::text_input::json_error(&e)))?;
+    if file.format != "symbol-card-labels/1" {
+        return Err(format!("unknown format {}", crate::text_input::escaped(&file.format)));
+    }
+    // Scores over no image would read as perfect.
+    if file.images.is_empty() {
+        return Err("the images list is empty: there is nothing to score".to_string());
+    }
+    Ok(file
+        .images
+        .into_iter()
+        .map(|e| LabelledImage { path: dir.join(&e.file), file: e.file, cards: e.cards })
+        .collect())
 }
 
 #[cfg(test)]
