@@ -31,7 +31,7 @@ pub fn cut_cards(dir: &Path) -> Result<Vec<PhotoCard>> {
     let mut cards = Vec::new();
     for image in read_labels(dir)? {
         let [card] = image.cards[..] else { continue };
-        let bgr = imgcodecs::imread(&image.path.display().to_string(), imgcodecs::IMREAD_COLOR)?;
+        let bgr = imgcodecs::imread(image.path.display().to_string().as_str(), imgcodecs::IMREAD_COLOR)?;
         if bgr.empty() {
             bail!("{}: cannot read the image", image.path.display());
         }
