@@ -4,7 +4,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-use card_referee::referee::minigame::{MiniGameOptions, MiniGameReferee, RoundCard, SeatClaim};
+use card_referee::referee::minigame::{MiniGameOptions, MiniGameReferee, SeatClaim};
 use card_referee::render::match_video::{FilmRenderer, MatchOptions, films};
 use card_referee::symbols::cipher::cipher_deck;
 use card_referee::symbols::games::GameKind;
@@ -12,20 +12,6 @@ use card_referee::symbols::notation::replay;
 use card_referee::symbols::render::PictureDeck;
 use card_referee::symbols::simulate::{SimOptions, random_game};
 use card_referee::vision::symbols::SymbolRecognizer;
-
-fn round_cards(recognizer: &SymbolRecognizer, frame: &opencv::core::Mat) -> Vec<RoundCard> {
-    recognizer
-        .detect(frame)
-        .expect("detect")
-        .iter()
-        .map(|d| RoundCard {
-            card: d.card,
-            center: d.region.center,
-            radius: d.region.radius(),
-            symbols: d.symbols.iter().filter_map(|s| Some((s.symbol?, s.center))).collect(),
-        })
-        .collect()
-}
 
 fn bench(c: &mut Criterion) {
     opencv::core::set_num_threads(1).expect("one OpenCV thread");
@@ -41,7 +27,7 @@ fn bench(c: &mut Criterion) {
     let mut settled = MiniGameReferee::new(GameKind::Tower, deck, players, MiniGameOptions::default());
     for k in 0..10u64 {
         let frame = renderer.frame(k * 100).expect("frame");
-        settled.observe(k, k * 100, &round_cards(&recognizer, &frame));
+        settled.observe(k, k * 100, &recognizer.round_cards(&frame).unwrap());
     }
     let frame = renderer.frame(1000).expect("frame");
     c.bench_function("claim_to_verdict_1280x720_tower_4_players", |b| {
@@ -49,7 +35,7 @@ fn bench(c: &mut Criterion) {
             || settled.clone(),
             |mut referee| {
                 referee.claim(SeatClaim { ms: 1000, seat: 1, called: called.clone(), target: None });
-                let events = referee.observe(10, 1000, &round_cards(&recognizer, &frame));
+                let events = referee.observe(10, 1000, &recognizer.round_cards(&frame).unwrap());
                 assert!(!events.is_empty(), "the claim is judged on this frame");
                 events
             },

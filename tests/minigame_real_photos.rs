@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use card_referee::referee::minigame::{PileMap, PlaceName, RoundCard, Top};
+use card_referee::referee::minigame::{PileMap, PlaceName, Top};
 use card_referee::symbols::deck::Deck;
 use card_referee::symbols::games::GameKind;
 use card_referee::vision::symbols::SymbolRecognizer;
@@ -14,20 +14,6 @@ use card_referee::vision::symbols::enroll::enroll_folder;
 use card_referee::vision::symbols::photo_scene::{SceneExtras, cut_cards, photo_scene};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/symbols");
-
-fn round_cards(recognizer: &SymbolRecognizer, frame: &opencv::core::Mat) -> Vec<RoundCard> {
-    recognizer
-        .detect(frame)
-        .unwrap()
-        .iter()
-        .map(|d| RoundCard {
-            card: d.card,
-            center: d.region.center,
-            radius: d.region.radius(),
-            symbols: d.symbols.iter().filter_map(|s| Some((s.symbol?, s.center))).collect(),
-        })
-        .collect()
-}
 
 // A measurement with bars not yet met (piles learnt from 20 of 24 deals, tops read 78 of 101, one
 // top mistaken: a held-up card taken for a pile's top), so run on demand:
@@ -52,13 +38,13 @@ fn the_top_of_each_untidy_pile_of_real_cards_is_read_or_left_unread_never_mistak
         let seats = 2 + (seed % 5) as usize;
         let deal = SceneExtras { depth: 1, hand: false, held_card: false, clutter: seed % 2 == 0 };
         let dealt = photo_scene(&cards, seats, deal, seed).unwrap();
-        let Ok(map) = PileMap::learn(GameKind::Tower, seats, &round_cards(&recognizer, &dealt.image)) else {
+        let Ok(map) = PileMap::learn(GameKind::Tower, seats, &recognizer.round_cards(&dealt.image).unwrap()) else {
             continue;
         };
         learnt += 1;
         let play = SceneExtras { depth: 3, hand: seed % 3 != 2, held_card: seed % 2 == 1, clutter: seed % 2 == 0 };
         let table = photo_scene(&cards, seats, play, seed).unwrap();
-        let tops = map.tops(&round_cards(&recognizer, &table.image));
+        let tops = map.tops(&recognizer.round_cards(&table.image).unwrap());
         for (k, truth) in table.piles.iter().enumerate() {
             let place = if k == 0 { PlaceName::Draw } else { PlaceName::Seat(k - 1) };
             piles += 1;

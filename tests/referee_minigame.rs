@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use card_referee::referee::minigame::{Event, MiniGameOptions, MiniGameReferee, RoundCard, SeatClaim};
+use card_referee::referee::minigame::{Event, MiniGameOptions, MiniGameReferee, SeatClaim};
 use card_referee::render::match_video::{FilmRenderer, MatchOptions, films};
 use card_referee::symbols::cipher::cipher_deck;
 use card_referee::symbols::games::GameKind;
@@ -17,20 +17,6 @@ use card_referee::symbols::simulate::{SimOptions, random_game};
 use card_referee::vision::symbols::SymbolRecognizer;
 
 const BIN: &str = env!("CARGO_BIN_EXE_card-referee");
-
-fn round_cards(recognizer: &SymbolRecognizer, frame: &opencv::core::Mat) -> Vec<RoundCard> {
-    recognizer
-        .detect(frame)
-        .unwrap()
-        .iter()
-        .map(|d| RoundCard {
-            card: d.card,
-            center: d.region.center,
-            radius: d.region.radius(),
-            symbols: d.symbols.iter().filter_map(|s| Some((s.symbol?, s.center))).collect(),
-        })
-        .collect()
-}
 
 /// Plays a random game on film and referees it; returns (truth, verdict) outcome codes per claim.
 fn referee_rendered(kind: GameKind, seats: usize, seed: u64) -> Vec<(String, String)> {
@@ -51,7 +37,7 @@ fn referee_rendered(kind: GameKind, seats: usize, seed: u64) -> Vec<(String, Str
     let frames = renderer.duration_ms() / 100;
     for k in 0..frames {
         let frame = renderer.frame(k * 100).unwrap();
-        events.extend(referee.observe(k, k * 100, &round_cards(&recognizer, &frame)));
+        events.extend(referee.observe(k, k * 100, &recognizer.round_cards(&frame).unwrap()));
     }
     events.extend(referee.finish(frames * 100));
     let verdicts: Vec<(u64, usize, String)> = events

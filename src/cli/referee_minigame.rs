@@ -13,9 +13,8 @@ use super::{InputArgs, bad_input};
 use crate::capture::{self, SourceSpec};
 use crate::referee::journal::Journal;
 use crate::referee::minigame::events::read_journal;
-use crate::referee::minigame::{Event, MiniGameOptions, MiniGameReferee, RoundCard, SeatClaim};
+use crate::referee::minigame::{Event, MiniGameOptions, MiniGameReferee, SeatClaim};
 use crate::symbols::games::{GameKind, Match};
-use crate::vision::symbols::{SymbolCardDetection, SymbolRecognizer};
 
 #[derive(clap::Args, Debug)]
 pub struct MiniGameArgs {
@@ -111,7 +110,7 @@ fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(),
     while let Some(frame) = source.next_frame().map_err(|e| e.to_string())? {
         let ms = frame.time.as_millis() as u64;
         last_ms = ms;
-        let cards = round_cards(&recognizer, &frame.image).map_err(|e| format!("frame {}: {e}", frame.index))?;
+        let cards = recognizer.round_cards(&frame.image).map_err(|e| format!("frame {}: {e}", frame.index))?;
         if let Some(done) = resume_after
             && frame.index <= done
         {
@@ -156,20 +155,6 @@ fn check_same_game(event: &Event, referee: &MiniGameReferee, path: &Path) -> Res
         ));
     }
     Ok(())
-}
-
-/// The round cards of one frame, free of the vision types.
-pub fn round_cards(recognizer: &SymbolRecognizer, image: &opencv::core::Mat) -> anyhow::Result<Vec<RoundCard>> {
-    Ok(recognizer.detect(image)?.iter().map(round_card).collect())
-}
-
-pub fn round_card(d: &SymbolCardDetection) -> RoundCard {
-    RoundCard {
-        card: d.card,
-        center: d.region.center,
-        radius: d.region.radius(),
-        symbols: d.symbols.iter().filter_map(|s| Some((s.symbol?, s.center))).collect(),
-    }
 }
 
 /// Claims from a file (all at once) or standard input (as they come, on a reader thread).

@@ -15,6 +15,7 @@ pub use events::{Compared, Event, Evidence, Move, Outcome};
 pub use piles::{PileMap, PlaceName, RoundCard, Top};
 
 use crate::symbols::deck::{CardId, Deck, SymbolId};
+use crate::symbols::games::claim::seconds;
 use crate::symbols::games::{GameKind, Seat};
 use crate::symbols::names::{NameMatch, NameMatcher};
 use rules::{Open, Pair};
@@ -551,9 +552,4 @@ impl MiniGameReferee {
         self.apply(&event);
         event
     }
-}
-
-/// Milliseconds as "12.345 s".
-fn seconds(ms: u64) -> String {
-    format!("{}.{:03} s", ms / 1000, ms % 1000)
 }

@@ -200,3 +200,22 @@ impl SymbolRecognizer {
 
 /// Canonical size, re-exported for callers drawing canonical cards.
 pub const CANONICAL_DIAMETER: i32 = CANON;
+
+/// The round cards the mini-game referee reads, free of the vision types.
+impl SymbolCardDetection {
+    pub fn round_card(&self) -> crate::referee::minigame::RoundCard {
+        crate::referee::minigame::RoundCard {
+            card: self.card,
+            center: self.region.center,
+            radius: self.region.radius(),
+            symbols: self.symbols.iter().filter_map(|s| Some((s.symbol?, s.center))).collect(),
+        }
+    }
+}
+
+impl SymbolRecognizer {
+    /// One frame's round cards, for the mini-game referee.
+    pub fn round_cards(&self, bgr: &Mat) -> Result<Vec<crate::referee::minigame::RoundCard>> {
+        Ok(self.detect(bgr)?.iter().map(SymbolCardDetection::round_card).collect())
+    }
+}
