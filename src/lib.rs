@@ -6,6 +6,7 @@
 pub mod capture;
 pub mod cards;
 pub mod cli;
+pub mod live;
 pub mod referee;
 pub mod render;
 pub mod rules;

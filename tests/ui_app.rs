@@ -5,14 +5,18 @@
 use std::time::{Duration, Instant};
 
 use card_referee::capture::{CaptureOptions, SourceSpec};
+use card_referee::referee::omphala::RefereeEvent;
 use card_referee::ui::{RefereeApp, StartOptions, UiCommand};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
-    let options =
-        StartOptions { source: Some(source), capture: Some(CaptureOptions { width: 640, height: 360, fps: 30 }) };
-    Harness::builder().with_size([1000.0, 700.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
+    start_sized(source, 640, 360)
+}
+
+fn start_sized(source: SourceSpec, width: u32, height: u32) -> Harness<'static, RefereeApp> {
+    let options = StartOptions { source: Some(source), capture: Some(CaptureOptions { width, height, fps: 30 }) };
+    Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
 }
 
 /// Steps the window until `done` holds; after `limit` saves a screenshot and fails with `what`.
@@ -89,4 +93,27 @@ fn a_new_camera_mode_reopens_the_source_at_that_size() {
     });
     assert!(harness.query_all_by_label_contains("320×240").count() >= 1, "the window does not show the new size");
     assert_eq!(harness.state().capture_options(), &mode);
+}
+
+/// The demo table is refereed live: its first rulings reach the banner and the rulings log,
+/// and the panel shows the seats' rows once the deal is committed.
+#[test]
+fn the_demo_game_is_refereed_on_screen() {
+    let mut harness = start_sized(SourceSpec::Demo, 1280, 720);
+    step_until(&mut harness, "demo-ruling", Duration::from_secs(300), "no ruling of the demo game", |app| {
+        app.snapshot().log.iter().filter(|s| matches!(s.event, RefereeEvent::Input { .. })).count() >= 2
+    });
+    let snapshot = harness.state().snapshot().clone();
+    assert!(snapshot.title.starts_with("Demo: Omphala"), "{}", snapshot.title);
+    assert!(!snapshot.cards.is_empty(), "no card outlined over the image");
+    assert!(!snapshot.zones.is_empty(), "no seat's rows drawn over the image");
+    let deal = snapshot.log.iter().find_map(|s| match &s.event {
+        RefereeEvent::Input { record, .. } => Some(record[0].clone()),
+        _ => None,
+    });
+    let deal = deal.expect("a ruling");
+    assert!(deal.starts_with("seat "), "the first ruling is not the deal: {deal}");
+    assert!(harness.query_all_by_label_contains(&deal).count() >= 1, "the deal's ruling is not on screen");
+    assert!(harness.query_all_by_label_contains(" — ok").count() >= 1, "no verdict on screen");
+    assert!(harness.query_all_by_label_contains("Front Row").count() >= 1, "the panel shows no seat's rows");
 }

@@ -17,7 +17,7 @@ pub struct DemoSource {
 impl DemoSource {
     pub fn new(options: &CaptureOptions) -> DemoSource {
         let size = Size::new(options.width as i32, options.height as i32);
-        DemoSource { table: DemoTable::new(size, 1), index: 0 }
+        DemoSource { table: DemoTable::new(size, crate::render::demo::SEED), index: 0 }
     }
 }
 

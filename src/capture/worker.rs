@@ -54,6 +54,9 @@ struct Shared {
 /// Opens a source on the capture thread (camera handles may not move between threads).
 pub type Opener = Box<dyn FnMut() -> Result<Box<dyn FrameSource>, CaptureError> + Send>;
 
+/// Called on the capture thread with each frame.
+pub type OnFrame = Box<dyn Fn(&Frame) + Send>;
+
 /// Owns the capture thread; dropping it stops the thread.
 pub struct CaptureWorker {
     shared: Arc<Shared>,
@@ -61,9 +64,10 @@ pub struct CaptureWorker {
 }
 
 impl CaptureWorker {
-    /// Starts reading `spec` on a thread named "capture". `on_frame` is called after each new frame
-    /// (the window uses it to ask for a repaint).
-    pub fn spawn(spec: SourceSpec, options: CaptureOptions, on_frame: Box<dyn Fn() + Send>) -> CaptureWorker {
+    /// Starts reading `spec` on a thread named "capture". `on_frame` is called with each new
+    /// frame before it is left for the screen (the window hands it to the referee thread and asks
+    /// for a repaint).
+    pub fn spawn(spec: SourceSpec, options: CaptureOptions, on_frame: OnFrame) -> CaptureWorker {
         let name = spec.to_string();
         // Only a live camera comes back after failing; a broken file stays broken.
         let retry = matches!(spec, SourceSpec::Webcam(_));
@@ -73,7 +77,7 @@ impl CaptureWorker {
 
     /// Like `spawn`, with any way of opening a source. With `retry`, a source that fails after
     /// giving frames is reopened every second (`CaptureState::Reconnecting` meanwhile).
-    pub fn spawn_with(name: String, opener: Opener, retry: bool, on_frame: Box<dyn Fn() + Send>) -> CaptureWorker {
+    pub fn spawn_with(name: String, opener: Opener, retry: bool, on_frame: OnFrame) -> CaptureWorker {
         let status = CaptureStatus {
             source: name,
             state: CaptureState::Opening,
@@ -133,7 +137,7 @@ fn nap(shared: &Shared, total: Duration) {
     }
 }
 
-fn run(shared: &Shared, mut opener: Opener, retry: bool, on_frame: &dyn Fn()) {
+fn run(shared: &Shared, mut opener: Opener, retry: bool, on_frame: &dyn Fn(&Frame)) {
     while !stopped(shared) {
         let failure = match opener() {
             Ok(mut source) => {
@@ -159,7 +163,7 @@ fn run(shared: &Shared, mut opener: Opener, retry: bool, on_frame: &dyn Fn()) {
 }
 
 /// Reads frames until the source ends (`Ok`), fails (`Err`) or the worker is stopped.
-fn stream(shared: &Shared, source: &mut dyn FrameSource, on_frame: &dyn Fn()) -> Result<(), CaptureError> {
+fn stream(shared: &Shared, source: &mut dyn FrameSource, on_frame: &dyn Fn(&Frame)) -> Result<(), CaptureError> {
     let started = Instant::now();
     let mut last = Instant::now();
     while !stopped(shared) {
@@ -177,8 +181,8 @@ fn stream(shared: &Shared, source: &mut dyn FrameSource, on_frame: &dyn Fn()) ->
         }
         record(shared, &frame, work, last.elapsed());
         last = Instant::now();
+        on_frame(&frame);
         *lock(&shared.latest) = Some(ShownFrame { frame, rgba });
-        on_frame();
     }
     Ok(())
 }
@@ -258,7 +262,7 @@ mod tests {
     #[test]
     fn an_unplugged_camera_is_reported_and_reopened() {
         let opens = Arc::new(AtomicUsize::new(0));
-        let worker = CaptureWorker::spawn_with("cam".into(), flaky_opener(Arc::clone(&opens)), true, Box::new(|| {}));
+        let worker = CaptureWorker::spawn_with("cam".into(), flaky_opener(Arc::clone(&opens)), true, Box::new(|_| {}));
         let lost = wait_for(&worker, "no reconnecting state", |s| matches!(s.state, CaptureState::Reconnecting(_)));
         assert!(matches!(&lost.state, CaptureState::Reconnecting(why) if why.contains("unplugged")), "{lost:?}");
         wait_for(&worker, "no frames after reconnecting", |s| s.frames > 3);
@@ -268,7 +272,8 @@ mod tests {
     #[test]
     fn a_source_that_fails_without_retry_is_failed_and_keeps_its_last_frame() {
         let opens = Arc::new(AtomicUsize::new(0));
-        let worker = CaptureWorker::spawn_with("file".into(), flaky_opener(Arc::clone(&opens)), false, Box::new(|| {}));
+        let worker =
+            CaptureWorker::spawn_with("file".into(), flaky_opener(Arc::clone(&opens)), false, Box::new(|_| {}));
         let failed = wait_for(&worker, "no failure", |s| matches!(s.state, CaptureState::Failed(_)));
         assert_eq!(failed.frames, 3);
         assert_eq!(opens.load(Ordering::SeqCst), 1);

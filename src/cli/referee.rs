@@ -10,18 +10,22 @@ use std::process::ExitCode;
 use serde::Deserialize;
 
 use super::{InputArgs, bad_input};
+use crate::capture::{self, SourceSpec};
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::notation::{Record, input_lines};
 use crate::symbols::games::GameKind;
-use crate::table::{SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image};
+use crate::table::{TableLayout, TableView, TableWatch, Watched};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RefereeCommand {
     /// Referee an Omphala game: events as JSON lines, the standings at the end.
     Omphala(OmphalaArgs),
+    /// Referee the demo table as the window does: its rendered games, each refereed as it plays,
+    /// questions answered from its script; what is said as JSON lines.
+    Demo(DemoArgs),
     /// Referee The Tower: claims judged on the piles the camera sees; events as JSON lines.
     Tower(super::referee_minigame::MiniGameArgs),
     /// Referee The Well.
@@ -76,8 +80,16 @@ pub struct OmphalaArgs {
     pub first: Option<String>,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct DemoArgs {
+    /// Seconds of the demo to referee (its loop of three games lasts some minutes).
+    #[arg(long, default_value_t = 120.0)]
+    pub seconds: f64,
+}
+
 pub fn run(command: RefereeCommand, input: &InputArgs) -> ExitCode {
     match command {
+        RefereeCommand::Demo(args) => demo(&args, input),
         RefereeCommand::Omphala(args) => omphala(&args, input),
         RefereeCommand::Tower(args) => super::referee_minigame::run(GameKind::Tower, &args, input),
         RefereeCommand::Well(args) => super::referee_minigame::run(GameKind::Well, &args, input),
@@ -146,73 +158,42 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
     finish(&session, args)
 }
 
-/// How often a settled view that stays is given to the referee again (to time a desync, and to
-/// search further on a view it could not explain at first).
-const AGAIN_SECS: f64 = 1.0;
-
-/// Frames from the source: detections placed in the layout's rows, settled over frames, each
-/// settled view ruled on. Without a layout the standard one is fitted to the deal once a deal
-/// settles.
-fn run_source(session: &mut Session, input: &InputArgs, mut layout: Option<TableLayout>) -> Result<(), ExitCode> {
-    let mut run = super::table::Run::open(input)?;
+/// Frames from the source: detections placed in the layout's rows and settled over frames
+/// (`table::watch`), each settled view ruled on. Without a layout the standard one is fitted to
+/// the deal once a deal settles.
+fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayout>) -> Result<(), ExitCode> {
+    let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
+    let mut source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
+    let detector = super::vision_cards::detector(None, None, None)?;
+    let fps = source.nominal_fps().unwrap_or(30.0);
     let players = session.referee.names().len();
-    // A folder of photos shows each still table once: each photo counts as settled on its own.
-    let stills = matches!(input.source, Some(crate::capture::SourceSpec::Folder(_)));
     if layout.is_none() {
         eprintln!(
             "# no --layout: the standard layout of {players} seats is fitted once a deal (2 face down and 5 face up \
              each) settles; nothing is ruled on before"
         );
     }
-    let mut settler = Settler::new(SettleConfig::for_fps(run.fps));
-    let mut given_at = f64::NEG_INFINITY;
-    let mut last = None;
-    while let Some((detections, motion, frame, time)) = run.next()? {
-        if session.resume_after.is_some_and(|done| frame <= done) {
+    // A folder of photos shows each still table once: each photo counts as settled on its own.
+    let stills = matches!(spec, SourceSpec::Folder(_));
+    let mut watch = TableWatch::new(detector, layout, players, fps, stills);
+    while let Some(frame) = source.next_frame().map_err(bad_input)? {
+        if session.resume_after.is_some_and(|done| frame.index <= done) {
             continue;
         }
-        let Some(table) = &layout else {
-            let motion = if stills { crate::table::Motion::STILL } else { motion };
-            if stills {
-                for _ in 1..settler.config().quiet_frames {
-                    settler.push(place_in_image(&detections), motion);
-                }
-            }
-            if settler.push(place_in_image(&detections), motion).is_some()
-                && let Ok(learnt) = learn_layout(&detections, players)
-            {
-                layout = Some(learnt);
-                settler = Settler::new(SettleConfig::for_fps(run.fps));
-            }
-            continue;
-        };
-        let view = place_frame(&run.image, &detections, table).map_err(|e| bad_input(format!("frame {frame}: {e}")))?;
-        if stills {
-            settler = Settler::new(SettleConfig::for_fps(run.fps));
-            for _ in 1..settler.config().quiet_frames {
-                settler.push(view.clone(), crate::table::Motion::STILL);
-            }
-        }
-        let motion = if stills { crate::table::Motion::STILL } else { motion };
-        let settled = match settler.push(view, motion) {
-            Some(settled) => Some(settled.view),
-            None if time - given_at >= AGAIN_SECS => settler.view(),
-            None => None,
-        };
-        let Some(view) = settled else { continue };
-        given_at = time;
-        let at = Moment { frame, ms: (time * 1000.0) as u64 };
+        let watched = watch
+            .push(&frame.image, frame.index, frame.time.as_secs_f64())
+            .map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
+        let Some(view) = watched.view else { continue };
+        let at = Moment { frame: watched.frame, ms: watched.ms };
         session.save_view(&view, at);
         let events = session.referee.observe(&view, at);
         if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
-            session.thumbnail = session.save_thumbnail(&run.image, frame);
+            session.thumbnail = session.save_thumbnail(&frame.image, frame.index);
         }
         session.say(events, at).map_err(bad_input)?;
-        last = Some((view, at));
     }
-    // The source has ended: the last view is given once more, searched as far as it goes.
-    if let Some((view, at)) = last {
-        let at = Moment { frame: at.frame, ms: at.ms + (AGAIN_SECS * 1000.0) as u64 };
+    if let Some(Watched { view: Some(view), frame, ms, .. }) = watch.finish() {
+        let at = Moment { frame, ms };
         let events = session.referee.observe(&view, at);
         session.say(events, at).map_err(bad_input)?;
     }
@@ -404,6 +385,47 @@ fn finish(session: &Session, args: &OmphalaArgs) -> ExitCode {
             }
         }
         None => eprintln!("{}", crate::rules::omphala::replay::progress_line(state)),
+    }
+    ExitCode::SUCCESS
+}
+
+/// `referee demo`: the window's live referee on the demo table, headless.
+fn demo(args: &DemoArgs, input: &InputArgs) -> ExitCode {
+    use crate::live::{LiveGame, LiveReferee};
+    let options = input.capture_options().unwrap_or_default();
+    let mut source = match capture::open(&SourceSpec::Demo, &options) {
+        Ok(source) => source,
+        Err(e) => return bad_input(e),
+    };
+    let mut live = LiveReferee::start(LiveGame::Demo { width: options.width as i32, height: options.height as i32 });
+    let mut said = 0;
+    let mut title = String::new();
+    let frames = (args.seconds * crate::render::demo::FPS).ceil() as u64;
+    for _ in 0..frames {
+        let frame = match source.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(e) => return bad_input(e),
+        };
+        live.push(&frame);
+        if live.title != title {
+            title = live.title.clone();
+            eprintln!("# frame {}: {title}", frame.index);
+            said = 0;
+        }
+        let log = live.session.as_ref().map_or(&[][..], |s| s.log());
+        for entry in &log[said.min(log.len())..] {
+            let mut value = serde_json::to_value(&entry.event).unwrap_or_default();
+            if let Some(answer) = &entry.answered_by_script {
+                value["answered_by_script"] = serde_json::Value::String(answer.clone());
+            }
+            println!("{value}");
+        }
+        said = log.len();
+    }
+    if let Some(error) = &live.error {
+        eprintln!("error: {error}");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }

@@ -21,23 +21,30 @@ const SEATS: [usize; 3] = [2, 3, 4];
 /// Renders the demo at any time since it started.
 pub struct DemoTable {
     games: Vec<GameVideo>,
+    /// Each game's record (`docs/omphala-notation.md`): the script its hands act out.
+    records: Vec<String>,
 }
+
+/// The seed the demo source plays (`capture::demo`), so that its scripts can be known.
+pub const SEED: u64 = 1;
 
 impl DemoTable {
     pub fn new(size: Size, seed: u64) -> DemoTable {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let how = RecordOptions { max_turns: Some(TURNS), illegal: 1 };
-        let mut games = Vec::new();
+        let (mut games, mut records) = (Vec::new(), Vec::new());
         for (i, players) in SEATS.into_iter().enumerate() {
             let options = GameOptions { seed: seed.wrapping_add(i as u64), size: Some(size), fps: FPS };
             // A random game is legal by construction; one that could not be filmed is left out.
-            let video = play_recorded(&mut rng, players, RuleOptions::default(), &how)
-                .ok()
-                .and_then(|game| GameVideo::from_text(&game.record.to_string(), &options).ok());
-            games.extend(video);
+            let Ok(game) = play_recorded(&mut rng, players, RuleOptions::default(), &how) else { continue };
+            let record = game.record.to_string();
+            if let Ok(video) = GameVideo::from_text(&record, &options) {
+                games.push(video);
+                records.push(record);
+            }
         }
         assert!(!games.is_empty(), "the demo's simulated games could not be filmed");
-        DemoTable { games }
+        DemoTable { games, records }
     }
 
     /// How long the loop of games lasts, in seconds.
@@ -48,6 +55,11 @@ impl DemoTable {
     /// The games of the loop.
     pub fn games(&self) -> &[GameVideo] {
         &self.games
+    }
+
+    /// The record of game `i` of the loop.
+    pub fn record(&self, i: usize) -> &str {
+        &self.records[i]
     }
 
     /// Which game and which of its frames show at `t` seconds.

@@ -1,12 +1,15 @@
 //! The application object: persisted settings, transient state, and the draw → commands loop
 //! (the UI returns commands; they run after drawing).
 
+use std::sync::Arc;
+
 use super::camera_list::CameraList;
 use super::live_view::LiveView;
 use super::settings::Settings;
-use super::{source_picker, status_line};
+use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};
 use crate::capture::worker::{CaptureStatus, CaptureWorker};
 use crate::capture::{self, CaptureOptions, SourceSpec};
+use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot};
 
 /// What the command line asked for when it opened the window.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +25,14 @@ pub enum UiCommand {
     /// Ask cameras for another resolution and frame rate; the source is reopened.
     SetMode(CaptureOptions),
     RefreshCameras,
+    /// The operator's choice for the open `confirm` question.
+    Answer(String),
+    /// The players stop: the game is scored as it stands.
+    EndByAgreement,
+    /// Referee a new game from the deal, with the seats and names set.
+    NewGame,
+    /// Large type was switched on or off.
+    ApplyLook,
 }
 
 pub struct RefereeApp {
@@ -29,6 +40,8 @@ pub struct RefereeApp {
     source: SourceSpec,
     worker: CaptureWorker,
     status: CaptureStatus,
+    referee: RefereeWorker,
+    snapshot: Arc<Snapshot>,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -42,11 +55,15 @@ impl RefereeApp {
         }
         let source = start.source.or_else(|| settings.last_source.clone()).unwrap_or_else(capture::default_source);
         settings.last_source = Some(source.clone());
-        let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture);
+        apply_look(&cc.egui_ctx, &settings);
+        let referee = spawn_referee(&cc.egui_ctx, live_game(&source, &settings));
+        let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
         RefereeApp {
             status: worker.status(),
+            snapshot: referee.snapshot(),
+            referee,
             settings,
             source,
             worker,
@@ -74,28 +91,86 @@ impl RefereeApp {
         &self.source
     }
 
+    /// What the referee thread showed last.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
     pub fn run_command(&mut self, ctx: &egui::Context, command: UiCommand) {
         match command {
             UiCommand::SwitchSource(source) => {
                 // Stop the old thread before opening the new source: a camera allows one reader.
-                self.worker = spawn_worker(ctx, &source, &self.settings.capture);
+                self.worker = spawn_worker(ctx, &source, &self.settings.capture, self.referee.sink());
                 self.settings.last_source = Some(source.clone());
                 self.source = source;
                 self.status = self.worker.status();
+                self.referee.order(Order::NewGame(live_game(&self.source, &self.settings)));
             }
             UiCommand::SetMode(options) => {
                 self.settings.capture = options;
-                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture);
+                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, self.referee.sink());
                 self.status = self.worker.status();
+                self.referee.order(Order::NewGame(live_game(&self.source, &self.settings)));
             }
             UiCommand::RefreshCameras => self.cameras.refresh(),
+            UiCommand::Answer(line) => self.referee.order(Order::Answer(line)),
+            UiCommand::EndByAgreement => self.referee.order(Order::EndByAgreement),
+            UiCommand::NewGame => self.referee.order(Order::NewGame(live_game(&self.source, &self.settings))),
+            UiCommand::ApplyLook => apply_look(ctx, &self.settings),
         }
     }
 }
 
-fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptions) -> CaptureWorker {
+/// The capture thread: each frame goes to the referee (a recorded source waits for it, a camera
+/// does not) and a repaint is asked for.
+fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptions, sink: FrameSink) -> CaptureWorker {
     let repaint = ctx.clone();
-    CaptureWorker::spawn(source.clone(), options.clone(), Box::new(move || repaint.request_repaint()))
+    let paced = !matches!(source, SourceSpec::Webcam(_));
+    let on_frame = Box::new(move |frame: &capture::Frame| {
+        sink.offer(frame, paced);
+        repaint.request_repaint();
+    });
+    CaptureWorker::spawn(source.clone(), options.clone(), on_frame)
+}
+
+fn spawn_referee(ctx: &egui::Context, game: LiveGame) -> RefereeWorker {
+    let repaint = ctx.clone();
+    RefereeWorker::spawn(game, Box::new(move || repaint.request_repaint()))
+}
+
+/// The demo table referees its own scripted games; any other source is a real table with the
+/// seats and names set.
+fn live_game(source: &SourceSpec, settings: &Settings) -> LiveGame {
+    match source {
+        SourceSpec::Demo => {
+            LiveGame::Demo { width: settings.capture.width as i32, height: settings.capture.height as i32 }
+        }
+        _ => LiveGame::Omphala { names: settings.seat_names(), layout: None },
+    }
+}
+
+/// Large type: everything drawn half as large again, readable from the table.
+fn apply_look(ctx: &egui::Context, settings: &Settings) {
+    ctx.set_zoom_factor(if settings.large_type { 1.5 } else { 1.0 });
+}
+
+/// Keys for what is done often: Ctrl+N a new game, Ctrl+E end by agreement, 1–9 the answers
+/// of an open question.
+fn shortcuts(ctx: &egui::Context) -> Vec<UiCommand> {
+    ctx.input_mut(|input| {
+        let mut commands = Vec::new();
+        if input.consume_key(egui::Modifiers::COMMAND, egui::Key::N) {
+            commands.push(UiCommand::NewGame);
+        }
+        if input.consume_key(egui::Modifiers::COMMAND, egui::Key::E) {
+            commands.push(UiCommand::EndByAgreement);
+        }
+        commands
+    })
 }
 
 impl eframe::App for RefereeApp {
@@ -106,7 +181,8 @@ impl eframe::App for RefereeApp {
             self.frames_shown += 1;
         }
         self.status = self.worker.status();
-        let mut commands = Vec::new();
+        self.snapshot = self.referee.snapshot();
+        let mut commands = shortcuts(&ctx);
         egui::Panel::top("source-bar").show(ui, |ui| {
             commands.extend(source_picker::show(
                 ui,
@@ -115,9 +191,23 @@ impl eframe::App for RefereeApp {
                 &mut self.cameras,
                 &mut self.settings.typed_path,
             ));
+            commands.extend(game_bar::show(ui, &mut self.settings, self.source == SourceSpec::Demo));
         });
-        egui::Panel::bottom("status-bar").show(ui, |ui| status_line::show(ui, &self.status));
-        egui::CentralPanel::default().show(ui, |ui| self.view.show(ui, "waiting for the first frame…"));
+        egui::Panel::bottom("status-bar").show(ui, |ui| {
+            status_line::show(ui, &self.status);
+            status_line::show_referee(ui, &self.snapshot);
+        });
+        egui::Panel::right("omphala-panel").default_size(400.0).resizable(true).show(ui, |ui| {
+            commands.extend(omphala_panel::show(ui, &self.snapshot));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some((colour, text)) = said::banner(&self.snapshot.log) {
+                ui.label(egui::RichText::new(text).size(22.0).color(colour).strong());
+            }
+            if let Some(shown) = self.view.show(ui, "waiting for the first frame…") {
+                overlay::draw(ui, shown, &self.snapshot);
+            }
+        });
         for command in commands {
             self.run_command(&ctx, command);
         }

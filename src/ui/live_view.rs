@@ -18,14 +18,18 @@ impl LiveView {
         }
     }
 
-    pub fn show(&self, ui: &mut egui::Ui, waiting_text: &str) {
+    /// Draws the frame scaled to fit; returns where it lies on screen (for the overlays).
+    pub fn show(&self, ui: &mut egui::Ui, waiting_text: &str) -> Option<egui::Rect> {
         let Some(texture) = &self.texture else {
             ui.centered_and_justified(|ui| ui.heading(waiting_text));
-            return;
+            return None;
         };
         let available = ui.available_size();
         let [w, h] = texture.size().map(|v| v as f32);
         let scale = (available.x / w).min(available.y / h);
-        ui.centered_and_justified(|ui| ui.add(egui::Image::new((texture.id(), egui::vec2(w * scale, h * scale)))));
+        let (space, _) = ui.allocate_exact_size(available, egui::Sense::hover());
+        let rect = egui::Rect::from_center_size(space.center(), egui::vec2(w * scale, h * scale));
+        egui::Image::new((texture.id(), rect.size())).paint_at(ui, rect);
+        Some(rect)
     }
 }

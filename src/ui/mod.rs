@@ -1,10 +1,15 @@
-//! The window: source picker, live view and status line. The UI draws state and returns commands;
-//! it owns no game or vision logic (those come from `rules` and `vision`), and never waits on the
-//! camera (frames come from `capture::worker`).
+//! The window: source picker and game bar, the live view with the referee's marks over it, the
+//! verdict banner, the Omphala panel and the status lines. The UI draws state and returns
+//! commands; it owns no game or vision logic, and never waits on the camera or the referee
+//! (frames come from `capture::worker`, rulings from `live::worker`).
 
 mod app;
 mod camera_list;
+mod game_bar;
 mod live_view;
+mod omphala_panel;
+mod overlay;
+mod said;
 mod settings;
 mod source_picker;
 mod status_line;

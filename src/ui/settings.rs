@@ -3,7 +3,7 @@
 
 use crate::capture::{CaptureOptions, SourceSpec};
 
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// The source last shown; reopened at the next start when no `--source` is given.
@@ -11,6 +11,25 @@ pub struct Settings {
     pub capture: CaptureOptions,
     /// The path typed in the picker's file and folder boxes.
     pub typed_path: String,
+    /// Seats at a real table, 2 to 6.
+    pub players: usize,
+    /// The players' names in seat order, comma-separated (blank: P1, P2, …).
+    pub names: String,
+    /// Text and controls drawn large enough to read from the table.
+    pub large_type: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            last_source: None,
+            capture: CaptureOptions::default(),
+            typed_path: String::new(),
+            players: 2,
+            names: String::new(),
+            large_type: false,
+        }
+    }
 }
 
 impl Settings {
@@ -21,7 +40,28 @@ impl Settings {
         storage.and_then(|s| eframe::get_value(s, Self::KEY)).unwrap_or_default()
     }
 
+    /// The names of the seats: those typed, then P1, P2, … for the seats left unnamed.
+    pub fn seat_names(&self) -> Vec<String> {
+        let players = self.players.clamp(2, 6);
+        let typed: Vec<String> =
+            self.names.split(',').map(str::trim).filter(|n| !n.is_empty()).map(String::from).collect();
+        (0..players).map(|k| typed.get(k).cloned().unwrap_or_else(|| format!("P{}", k + 1))).collect()
+    }
+
     pub fn save(&self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, Self::KEY, self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unnamed_seats_are_numbered_and_extra_names_are_left_out() {
+        let settings = Settings { players: 3, names: "Ann, ,Ben".into(), ..Settings::default() };
+        assert_eq!(settings.seat_names(), ["Ann", "Ben", "P3"]);
+        let settings = Settings { players: 2, names: "Ann,Ben,Cleo".into(), ..Settings::default() };
+        assert_eq!(settings.seat_names(), ["Ann", "Ben"]);
     }
 }

@@ -1,6 +1,8 @@
-//! One line under the view: source, state, resolution, frame rate and processing time.
+//! Lines under the view: source, state, resolution, frame rate and processing time; the
+//! referee's frames, time per frame and frames it had no time for.
 
 use crate::capture::worker::{CaptureState, CaptureStatus};
+use crate::live::Snapshot;
 
 pub fn show(ui: &mut egui::Ui, status: &CaptureStatus) {
     ui.horizontal(|ui| {
@@ -29,4 +31,16 @@ fn state_text(state: &CaptureState) -> (String, egui::Color32) {
         CaptureState::Reconnecting(why) => (format!("reconnecting: {why}"), egui::Color32::from_rgb(230, 170, 40)),
         CaptureState::Failed(why) => (format!("failed: {why}"), egui::Color32::from_rgb(230, 80, 70)),
     }
+}
+
+pub fn show_referee(ui: &mut egui::Ui, snapshot: &Snapshot) {
+    ui.horizontal(|ui| {
+        ui.label(format!("refereed {} frames", snapshot.frames));
+        ui.separator();
+        ui.label(format!("{:.1} ms/frame vision and rules", snapshot.work_ms));
+        if snapshot.dropped > 0 {
+            ui.separator();
+            ui.label(format!("{} camera frames skipped while busy", snapshot.dropped));
+        }
+    });
 }

@@ -1,0 +1,120 @@
+//! What the window draws over the live image, in image pixels: each card found (known, face
+//! down or unread) and each seat's rows and the piles as the layout places them.
+
+use crate::render::geometry::Pt;
+use crate::render::scene::CARD_MM;
+use crate::table::layout::{ROW_SLOTS, SLOT_MM};
+use crate::table::{Row, TableLayout};
+use crate::vision::cards::{CardDetection, Face};
+
+/// How a card was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardKind {
+    Known,
+    FaceDown,
+    /// Face up but not read.
+    Unread,
+}
+
+/// A card found in the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardMark {
+    /// Outline, clockwise from the face's top-left corner.
+    pub quad: [[f32; 2]; 4],
+    pub kind: CardKind,
+    /// The card's code, "down" or "?".
+    pub label: String,
+}
+
+/// A place on the table: a seat's row (a four-cornered outline) or a pile (a circle's outline as
+/// a polygon), with its name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneMark {
+    pub outline: Vec<[f32; 2]>,
+    /// The seat it belongs to (`None` for the deck and the discard pile).
+    pub seat: Option<usize>,
+    pub label: String,
+}
+
+pub fn card_marks(detections: &[CardDetection]) -> Vec<CardMark> {
+    detections
+        .iter()
+        .filter_map(|d| {
+            let quad = d.quad?;
+            let (kind, label) = match (d.face, d.card) {
+                (Face::Down, _) => (CardKind::FaceDown, "down".to_string()),
+                (Face::Up, Some(card)) => (CardKind::Known, card.to_string()),
+                (Face::Up, None) => (CardKind::Unread, "?".to_string()),
+            };
+            Some(CardMark { quad, kind, label })
+        })
+        .collect()
+}
+
+/// Each seat's Front and Back Row and the two piles, projected into the image. Empty when the
+/// layout's camera transform cannot be inverted.
+pub fn zone_marks(layout: &TableLayout, names: &[String]) -> Vec<ZoneMark> {
+    let Some(to_image) = layout.image_to_table().inverse() else { return Vec::new() };
+    let project =
+        |points: Vec<Pt>| points.iter().map(|p| to_image.apply(*p)).map(|p| [p.x as f32, p.y as f32]).collect();
+    let mut marks = Vec::new();
+    for (seat, zones) in layout.seats.iter().enumerate() {
+        let name = names.get(seat).cloned().unwrap_or_else(|| format!("P{}", seat + 1));
+        for (row, what) in [(zones.front, "Front Row"), (zones.back, "Back Row")] {
+            marks.push(ZoneMark {
+                outline: project(row_outline(&row)),
+                seat: Some(seat),
+                label: format!("{name}: {what}"),
+            });
+        }
+    }
+    for (zone, label) in [(layout.deck, "deck"), (layout.discard, "discard")] {
+        let circle = (0..24)
+            .map(|k| {
+                let a = k as f64 * std::f64::consts::TAU / 24.0;
+                Pt::new(zone.centre.x + zone.radius * a.cos(), zone.centre.y + zone.radius * a.sin())
+            })
+            .collect();
+        marks.push(ZoneMark { outline: project(circle), seat: None, label: label.to_string() });
+    }
+    marks
+}
+
+/// The band a row's cards lie in, table millimetres: its slots end to end, a card's length
+/// across (a little more, for the modifiers overlapping the cards' lower part).
+fn row_outline(row: &Row) -> Vec<Pt> {
+    let len = (row.step.x * row.step.x + row.step.y * row.step.y).sqrt().max(1e-9);
+    let along = Pt::new(row.step.x / len, row.step.y / len);
+    let across = Pt::new(-along.y, along.x);
+    let (start, end) = (row.slot(0), row.slot(ROW_SLOTS - 1));
+    let half_slot = SLOT_MM / 2.0;
+    let half_card = CARD_MM.1 * 0.7;
+    let at = |p: Pt, a: f64, c: f64| Pt::new(p.x + along.x * a + across.x * c, p.y + along.y * a + across.y * c);
+    vec![
+        at(start, -half_slot, -half_card),
+        at(end, half_slot, -half_card),
+        at(end, half_slot, half_card),
+        at(start, -half_slot, half_card),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_layout_gives_two_rows_a_seat_and_two_piles() {
+        let layout = TableLayout::standard(3);
+        let names: Vec<String> = ["Ann", "Ben", "Cleo"].map(String::from).to_vec();
+        let marks = zone_marks(&layout, &names);
+        assert_eq!(marks.len(), 3 * 2 + 2);
+        assert_eq!(marks[0].label, "Ann: Front Row");
+        assert_eq!(marks[5].label, "Cleo: Back Row");
+        // The identity camera: a row's outline lies around its first slot, in millimetres.
+        let first = layout.seats[0].front.slot(0);
+        let xs: Vec<f32> = marks[0].outline.iter().map(|p| p[0]).collect();
+        let lo = xs.iter().copied().fold(f32::MAX, f32::min);
+        let hi = xs.iter().copied().fold(f32::MIN, f32::max);
+        assert!(f64::from(lo) < first.x && first.x < f64::from(hi), "{xs:?} misses {first:?}");
+    }
+}

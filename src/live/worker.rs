@@ -1,0 +1,220 @@
+//! The referee thread behind the window: a thread named "referee" takes the capture thread's
+//! frames, rules on them (`live::omphala`) and leaves a snapshot that the UI polls each repaint.
+//! The UI's orders (an answer to `confirm`, a new game, the end by agreement) reach it by
+//! channel, so the window never waits on vision.
+//!
+//! Frames of a paced source (a file, the demo) are handed over one by one and the source waits
+//! for the referee, so no frame of a recorded game is skipped; a camera's frames are dropped
+//! while the referee is busy (counted in the snapshot).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use opencv::prelude::*;
+
+use super::marks::{CardMark, ZoneMark, card_marks, zone_marks};
+use super::omphala::Said;
+use super::referee::LiveReferee;
+use crate::capture::Frame;
+use crate::rules::omphala::GameState;
+use crate::table::TableLayout;
+
+/// Things said kept in a snapshot.
+const SNAPSHOT_LOG: usize = 200;
+
+/// The game to referee.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LiveGame {
+    /// Omphala at a real table: the players' names in seat order, and where their rows lie
+    /// (`None`: the standard layout, fitted to the deal).
+    Omphala { names: Vec<String>, layout: Option<TableLayout> },
+    /// The demo table's loop of rendered games (`render::demo`, frames `width`×`height`): each
+    /// game refereed as it plays, questions answered from its script.
+    Demo { width: i32, height: i32 },
+}
+
+/// What the UI asks the referee thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Order {
+    /// The operator's choice among the candidates of a `confirm`.
+    Answer(String),
+    /// The players stop: score the game as it stands.
+    EndByAgreement,
+    NewGame(LiveGame),
+}
+
+/// A game that ended while the window was open: names and standings, for the screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    pub names: Vec<String>,
+    pub standings: Vec<String>,
+}
+
+/// Everything the window shows of the referee, as of one frame.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    /// Grows with every frame refereed.
+    pub version: u64,
+    pub title: String,
+    pub frame: u64,
+    pub image_size: [i32; 2],
+    pub cards: Vec<CardMark>,
+    pub zones: Vec<ZoneMark>,
+    pub names: Vec<String>,
+    pub state: Option<GameState>,
+    /// The last things said, oldest first.
+    pub log: Vec<Said>,
+    /// A question for the operator: the candidates to choose from.
+    pub question: Option<Vec<String>>,
+    /// The previous game of this window, once one has ended.
+    pub finished: Option<Finished>,
+    /// Milliseconds of vision and refereeing per frame (smoothed).
+    pub work_ms: f64,
+    pub frames: u64,
+    /// Camera frames not refereed because the referee was busy.
+    pub dropped: u64,
+    pub error: Option<String>,
+}
+
+struct Shared {
+    snapshot: Mutex<Arc<Snapshot>>,
+    dropped: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// Hands frames to the referee thread (the capture thread calls it for each frame).
+#[derive(Clone)]
+pub struct FrameSink {
+    frames: SyncSender<Frame>,
+    shared: Arc<Shared>,
+}
+
+impl FrameSink {
+    /// Gives the referee a copy of `frame`. With `wait`, blocks until the referee takes it (a
+    /// paced source); otherwise drops it when the referee is busy (a camera).
+    pub fn offer(&self, frame: &Frame, wait: bool) {
+        let Ok(image) = frame.image.try_clone() else { return };
+        let copy = Frame { image, index: frame.index, time: frame.time, truth: None };
+        if wait {
+            let _ = self.frames.send(copy);
+        } else if let Err(TrySendError::Full(_)) = self.frames.try_send(copy) {
+            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Owns the referee thread; dropping it stops the thread.
+pub struct RefereeWorker {
+    shared: Arc<Shared>,
+    orders: Sender<Order>,
+    sink: FrameSink,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl RefereeWorker {
+    /// Starts refereeing `game` on a thread named "referee"; `on_update` is called after each
+    /// new snapshot (the window asks for a repaint).
+    pub fn spawn(game: LiveGame, on_update: Box<dyn Fn() + Send>) -> RefereeWorker {
+        let shared = Arc::new(Shared {
+            snapshot: Mutex::new(Arc::new(Snapshot::default())),
+            dropped: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let (frame_tx, frame_rx) = mpsc::sync_channel(1);
+        let (order_tx, order_rx) = mpsc::channel();
+        let thread_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("referee".into())
+            .spawn(move || run(&thread_shared, game, &frame_rx, &order_rx, on_update.as_ref()))
+            .expect("the OS refused to start the referee thread");
+        let sink = FrameSink { frames: frame_tx, shared: Arc::clone(&shared) };
+        RefereeWorker { shared, orders: order_tx, sink, thread: Some(thread) }
+    }
+
+    pub fn sink(&self) -> FrameSink {
+        self.sink.clone()
+    }
+
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&lock(&self.shared.snapshot))
+    }
+
+    pub fn order(&self, order: Order) {
+        let _ = self.orders.send(order);
+    }
+}
+
+impl Drop for RefereeWorker {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Receiver<Order>, on_update: &dyn Fn()) {
+    let mut current = LiveReferee::start(game);
+    let mut version = 0;
+    let mut work_ms = 0.0;
+    let mut count = 0;
+    while !shared.stop.load(Ordering::Relaxed) {
+        for order in orders.try_iter() {
+            match order {
+                Order::NewGame(game) => current = LiveReferee::start(game),
+                other => current.order(other),
+            }
+        }
+        let frame = match frames.recv_timeout(Duration::from_millis(30)) {
+            Ok(frame) => frame,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
+        let began = Instant::now();
+        let cards = card_marks(&current.push(&frame));
+        let ms = began.elapsed().as_secs_f64() * 1000.0;
+        work_ms = if count == 0 { ms } else { work_ms * 0.9 + ms * 0.1 };
+        count += 1;
+        version += 1;
+        let snapshot = snapshot_of(&current, &frame, cards, version, work_ms, count, shared);
+        *lock(&shared.snapshot) = Arc::new(snapshot);
+        on_update();
+    }
+}
+
+fn snapshot_of(
+    current: &LiveReferee,
+    frame: &Frame,
+    cards: Vec<CardMark>,
+    version: u64,
+    work_ms: f64,
+    frames: u64,
+    shared: &Shared,
+) -> Snapshot {
+    let session = current.session.as_ref();
+    let log = session.map_or(&[][..], |s| s.log());
+    Snapshot {
+        version,
+        title: current.title.clone(),
+        frame: frame.index,
+        image_size: [frame.image.cols(), frame.image.rows()],
+        cards,
+        zones: session.and_then(|s| s.watch().layout()).map_or_else(Vec::new, |l| zone_marks(l, &current.names)),
+        names: current.names.clone(),
+        state: session.map(|s| s.referee().state().clone()),
+        log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),
+        question: session.and_then(|s| s.question().map(<[String]>::to_vec)),
+        finished: current.finished.clone(),
+        work_ms,
+        frames,
+        dropped: shared.dropped.load(Ordering::Relaxed),
+        error: current.error.clone(),
+    }
+}

@@ -1,0 +1,95 @@
+//! The Omphala panel: whose turn it is, every seat's Front and Back Rows as card tiles, the
+//! deck and discard counts, the open question as buttons, the log of rulings, and the standings
+//! of the game that ended last.
+
+use egui::{Color32, RichText};
+
+use super::app::UiCommand;
+use super::said;
+use crate::live::Snapshot;
+use crate::rules::omphala::replay::{entity_text, progress_line};
+use crate::rules::omphala::{Entity, GameState, RuleOptions};
+
+/// Lines of the log shown, newest first.
+const LOG_LINES: usize = 60;
+
+pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    ui.heading(if snapshot.title.is_empty() { "Omphala" } else { &snapshot.title });
+    if let Some(error) = &snapshot.error {
+        ui.colored_label(said::BAD, error);
+    }
+    if let Some(question) = &snapshot.question {
+        ui.separator();
+        ui.label(RichText::new("confirm: which move was played?").color(said::ASK).strong());
+        for candidate in question {
+            if ui.button(candidate).clicked() {
+                commands.push(UiCommand::Answer(candidate.clone()));
+            }
+        }
+    }
+    ui.separator();
+    match &snapshot.state {
+        Some(state) => seats(ui, state, &snapshot.names),
+        None => {
+            ui.label("waiting for the referee…");
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("End game by agreement").on_hover_text("Score the game as it stands").clicked() {
+            commands.push(UiCommand::EndByAgreement);
+        }
+    });
+    if let Some(finished) = &snapshot.finished
+        && !finished.standings.is_empty()
+    {
+        ui.separator();
+        ui.label(RichText::new("Last game's standings").strong());
+        for line in &finished.standings {
+            ui.label(line);
+        }
+    }
+    ui.separator();
+    ui.label(RichText::new("Rulings").strong());
+    egui::ScrollArea::vertical().id_salt("rulings").show(ui, |ui| {
+        for said in snapshot.log.iter().rev().take(LOG_LINES) {
+            if let Some((colour, text)) = said::text(said) {
+                ui.colored_label(colour, text);
+            }
+        }
+    });
+    commands
+}
+
+fn seats(ui: &mut egui::Ui, state: &GameState, names: &[String]) {
+    ui.label(progress_line(state));
+    ui.label(format!("deck {} · discard {}", state.deck, state.discard.len()));
+    for (seat, player) in state.players.iter().enumerate() {
+        let name = names.get(seat).map_or(player.name.as_str(), String::as_str);
+        let turn = state.turn.player == seat && !state.is_over();
+        let title = format!("{}{name} — Front Row {} cards", if turn { "» " } else { "" }, player.front_cards());
+        ui.label(RichText::new(title).strong().color(if turn { said::ASK } else { Color32::WHITE }));
+        row(ui, "Front", &player.front, &state.options);
+        row(ui, "Back", &player.back, &state.options);
+    }
+}
+
+fn row(ui: &mut egui::Ui, caption: &str, entities: &[Entity], options: &RuleOptions) {
+    ui.horizontal_wrapped(|ui| {
+        ui.weak(caption);
+        if entities.is_empty() {
+            ui.weak("—");
+        }
+        for entity in entities {
+            let text = entity_text(entity);
+            let power = entity.power(options).map_or(String::new(), |p| format!(" ({p})"));
+            let colour = if entity.card.is_some() { Color32::from_gray(235) } else { Color32::from_rgb(150, 180, 255) };
+            egui::Frame::new().stroke(egui::Stroke::new(1.0, colour)).inner_margin(3.0).corner_radius(3.0).show(
+                ui,
+                |ui| {
+                    ui.label(RichText::new(format!("{text}{power}")).monospace().color(colour));
+                },
+            );
+        }
+    });
+}
