@@ -15,7 +15,8 @@ fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
 }
 
 fn start_sized(source: SourceSpec, width: u32, height: u32) -> Harness<'static, RefereeApp> {
-    let options = StartOptions { source: Some(source), capture: Some(CaptureOptions { width, height, fps: 30 }) };
+    let options =
+        StartOptions { source: Some(source), capture: Some(CaptureOptions { width, height, fps: 30 }), resume: None };
     Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
 }
 
@@ -116,4 +117,38 @@ fn the_demo_game_is_refereed_on_screen() {
     assert!(harness.query_all_by_label_contains(&deal).count() >= 1, "the deal's ruling is not on screen");
     assert!(harness.query_all_by_label_contains(" — ok").count() >= 1, "no verdict on screen");
     assert!(harness.query_all_by_label_contains("Front Row").count() >= 1, "the panel shows no seat's rows");
+}
+
+/// A game journalled at a real table is offered for resuming; a click goes on with it: its seats
+/// and committed deal are back on the panel.
+#[test]
+fn the_last_journalled_game_is_resumed_by_a_click() {
+    let dir = std::env::temp_dir().join(format!("ui-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("game.jsonl");
+    let lines = [
+        r#"{"kind":"start","names":["Ann","Ben"],"options":"options ace=1"}"#,
+        r#"{"kind":"commit","record":["seat Ann front ? ? back 2C 3C 4C 5C 6C","seat Ben front ? ? back 2D 3D 4D 5D 6D","first Ann"],"frame":40,"ms":1333}"#,
+        r#"{"kind":"commit","record":["Ann draw"],"frame":90,"ms":3000}"#,
+    ];
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let options = StartOptions {
+        source: Some(SourceSpec::File(dir.join("no-camera-here.mp4"))),
+        capture: Some(CaptureOptions { width: 640, height: 360, fps: 30 }),
+        resume: Some(journal.clone()),
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    let offer = harness.state().resume_offer().expect("no game offered for resuming").to_string();
+    assert!(offer.contains("Ann, Ben") && offer.contains("turn 1"), "{offer}");
+    harness.get_by_label_contains("Resume Ann, Ben").click();
+    step_until(&mut harness, "resumed", Duration::from_secs(30), "the game was not resumed", |app| {
+        app.snapshot().state.as_ref().is_some_and(|s| s.players.len() == 2)
+    });
+    let snapshot = harness.state().snapshot().clone();
+    assert!(snapshot.title.contains("resumed"), "{}", snapshot.title);
+    assert!(harness.query_all_by_label_contains("Ann — Front Row").count() >= 1, "Ann's rows are not on the panel");
+    assert!(harness.query_all_by_label_contains("2C").count() >= 1, "the deal's cards are not on the panel");
+    let _ = std::fs::remove_dir_all(&dir);
 }

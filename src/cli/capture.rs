@@ -27,7 +27,8 @@ pub fn window(input: &InputArgs) -> ExitCode {
     {
         return bad_input(e);
     }
-    let start = crate::ui::StartOptions { source: input.source.clone(), capture: input.capture_options() };
+    let start =
+        crate::ui::StartOptions { source: input.source.clone(), capture: input.capture_options(), resume: None };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

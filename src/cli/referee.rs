@@ -409,6 +409,9 @@ fn demo(args: &DemoArgs, input: &InputArgs) -> ExitCode {
         };
         live.push(&frame);
         if live.title != title {
+            if let Some(finished) = live.finished.as_ref().filter(|_| !title.is_empty()) {
+                println!("{}", serde_json::json!({"event": "game_over", "standings": finished.standings}));
+            }
             title = live.title.clone();
             eprintln!("# frame {}: {title}", frame.index);
             said = 0;

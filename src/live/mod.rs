@@ -9,5 +9,5 @@ pub mod referee;
 pub mod worker;
 
 pub use omphala::{OmphalaSession, Said};
-pub use referee::LiveReferee;
+pub use referee::{LiveReferee, journal_summary};
 pub use worker::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot};

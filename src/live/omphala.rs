@@ -1,9 +1,13 @@
 //! One Omphala game refereed live: the table watched frame by frame (`table::watch`), each
 //! settled view ruled on by the referee, `confirm` questions answered by the operator (the
-//! window's buttons) or by a script that knows the game (the demo's), and everything said kept
-//! for the screen.
+//! window's buttons) or by a script that knows the game (the demo's), everything said kept for
+//! the screen and, for a real table, appended to the session journal as it is said, so that a
+//! crash loses nothing ruled (`resume` goes on from it).
+
+use std::path::Path;
 
 use crate::capture::Frame;
+use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
@@ -31,15 +35,59 @@ pub struct OmphalaSession {
     /// The candidates the operator is asked to choose from, while unanswered.
     question: Option<Vec<String>>,
     last_at: Moment,
+    journal: Option<Journal>,
+    /// The journal could not be written: said once on screen, the game goes on.
+    journal_error: Option<String>,
 }
 
 impl OmphalaSession {
     /// A new game for `names`; `layout` as in `TableWatch::new`.
     pub fn new(names: Vec<String>, layout: Option<TableLayout>, fps: f64) -> opencv::Result<OmphalaSession> {
-        let players = names.len();
         let referee = OmphalaReferee::new(names, RuleOptions::default(), RefereeConfig::default());
+        Self::with_referee(referee, layout, fps)
+    }
+
+    fn with_referee(referee: OmphalaReferee, layout: Option<TableLayout>, fps: f64) -> opencv::Result<Self> {
+        let players = referee.names().len();
         let watch = TableWatch::new(CardDetector::new()?, layout, players, fps, false);
-        Ok(OmphalaSession { watch, referee, script: None, log: Vec::new(), question: None, last_at: Moment::default() })
+        Ok(OmphalaSession {
+            watch,
+            referee,
+            script: None,
+            log: Vec::new(),
+            question: None,
+            last_at: Moment::default(),
+            journal: None,
+            journal_error: None,
+        })
+    }
+
+    /// Journals the game at `path` from its start (the file is created; one that exists is
+    /// appended to).
+    pub fn journalled(mut self, path: &Path) -> Result<OmphalaSession, String> {
+        let mut journal = Journal::open(path)?;
+        let names = self.referee.names().to_vec();
+        let options = journal::options_line(self.referee.state().options);
+        journal.append(&Entry::Start { names, options })?;
+        self.journal = Some(journal);
+        Ok(self)
+    }
+
+    /// Goes on with the game journalled at `path`: its committed inputs replayed, its journal
+    /// appended to.
+    pub fn resume(path: &Path, layout: Option<TableLayout>, fps: f64) -> Result<OmphalaSession, String> {
+        let resumed = journal::read(path)?;
+        let referee = OmphalaReferee::resume(resumed.names, resumed.options, RefereeConfig::default(), &resumed.inputs)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut session =
+            Self::with_referee(referee, layout, fps).map_err(|e| format!("the card detector did not start: {e}"))?;
+        session.journal = Some(Journal::open(path)?);
+        Ok(session)
+    }
+
+    /// Why the journal stopped being written, if it did.
+    pub fn journal_error(&self) -> Option<&str> {
+        self.journal_error.as_deref()
     }
 
     /// Questions are answered from this game record (the script a rendered game acts out).
@@ -80,6 +128,8 @@ impl OmphalaSession {
     pub fn answer(&mut self, line: &str) {
         self.question = None;
         let at = self.last_at;
+        let answer = serde_json::json!({"event": "answer", "line": line, "frame": at.frame, "ms": at.ms});
+        self.append(&Entry::Said { event: answer });
         let events = self.referee.answer(line, at);
         self.say(events, at);
     }
@@ -110,6 +160,7 @@ impl OmphalaSession {
                         None => self.question = Some(candidates.clone()),
                     }
                 }
+                self.write(&said.event);
                 self.log.push(said);
             }
             queue = more;
@@ -119,9 +170,72 @@ impl OmphalaSession {
         }
     }
 
+    /// Journals what was said: a committed input as a commit (what a resume replays), and every
+    /// event as said.
+    fn write(&mut self, event: &RefereeEvent) {
+        if let RefereeEvent::Input { record, at, .. } = event {
+            self.append(&Entry::Commit { record: record.clone(), frame: at.frame, ms: at.ms, thumbnail: None });
+        }
+        if let Ok(value) = serde_json::to_value(event) {
+            self.append(&Entry::Said { event: value });
+        }
+    }
+
+    fn append(&mut self, entry: &Entry) {
+        let Some(journal) = &mut self.journal else { return };
+        if let Err(e) = journal.append(entry) {
+            self.journal_error.get_or_insert(e);
+        }
+    }
+
     fn script_answer(&self, candidates: &[String]) -> Option<String> {
         let names = self.referee.names();
         let committed: Vec<String> = self.referee.record().iter().flat_map(|i| input_lines(names, i)).collect();
         self.script.as_ref()?.answer(&committed, candidates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::geometry::Pt;
+    use crate::table::{CardView, EntityView, SeatView, TableView};
+
+    /// The deal of two seats as the table shows it once dealt.
+    fn dealt() -> TableView {
+        let card = |code: &str| code.parse().expect("a card");
+        let seat = |backs: [&str; 5]| SeatView {
+            front: (0..2).map(|_| EntityView::single(CardView::down(Pt::new(0.0, 0.0)))).collect(),
+            back: backs.iter().map(|c| EntityView::single(CardView::up(card(c), Pt::new(0.0, 0.0)))).collect(),
+        };
+        TableView {
+            seats: vec![seat(["2C", "3C", "4C", "5C", "6C"]), seat(["2D", "3D", "4D", "5D", "6D"])],
+            deck: true,
+            ..TableView::default()
+        }
+    }
+
+    #[test]
+    fn a_journalled_game_resumes_with_what_was_committed() {
+        let dir = std::env::temp_dir().join(format!("live-omphala-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let path = dir.join("game.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let names = vec!["Ann".to_string(), "Ben".to_string()];
+        // Who plays first is known (lots were drawn), so the deal alone is committed.
+        let config = RefereeConfig { first: Some(0), ..RefereeConfig::default() };
+        let referee = OmphalaReferee::new(names, RuleOptions::default(), config);
+        let session = OmphalaSession::with_referee(referee, None, 30.0).expect("a detector");
+        let mut session = session.journalled(&path).expect("a journal");
+        let at = Moment { frame: 10, ms: 333 };
+        let events = session.referee.observe(&dealt(), at);
+        session.say(events, at);
+        let committed = session.referee().record().to_vec();
+        assert!(!committed.is_empty(), "the deal was not committed: {:?}", session.log());
+        drop(session);
+        let resumed = OmphalaSession::resume(&path, None, 30.0).expect("the journal reads back");
+        assert_eq!(resumed.referee().record(), &committed[..]);
+        assert_eq!(resumed.referee().names(), ["Ann", "Ben"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

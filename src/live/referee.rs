@@ -2,6 +2,8 @@
 //! loop of rendered games, each game refereed as it plays (a new one starts when the loop moves
 //! on) with questions answered from its script.
 
+use std::path::Path;
+
 use opencv::core::Size;
 
 use super::omphala::OmphalaSession;
@@ -34,10 +36,24 @@ impl LiveReferee {
             error: None,
         };
         match game {
-            LiveGame::Omphala { names, layout } => {
+            LiveGame::Omphala { names, layout, journal } => {
                 current.title = format!("Omphala, {} seats", names.len());
                 current.open(names, layout, None);
+                if let (Some(path), Some(session)) = (journal, current.session.take()) {
+                    match session.journalled(&path) {
+                        Ok(session) => current.session = Some(session),
+                        Err(e) => current.error = Some(e),
+                    }
+                }
             }
+            LiveGame::Resume { journal, layout } => match OmphalaSession::resume(&journal, layout, 30.0) {
+                Ok(session) => {
+                    current.names = session.referee().names().to_vec();
+                    current.title = format!("Omphala, {} seats (resumed)", current.names.len());
+                    current.session = Some(session);
+                }
+                Err(e) => current.error = Some(e),
+            },
             LiveGame::Demo { width, height } => {
                 let table = DemoTable::new(Size::new(width, height), crate::render::demo::SEED);
                 current.demo = Some((table, usize::MAX));
@@ -115,4 +131,23 @@ impl LiveReferee {
             Order::NewGame(game) => *self = LiveReferee::start(game),
         }
     }
+}
+
+/// A journalled game in one line, to offer it for resuming: the seats, the turn, whether it is
+/// over. `None` when the journal cannot be read or holds no ruling.
+pub fn journal_summary(path: &Path) -> Option<(String, bool)> {
+    let resumed = crate::referee::journal::read(path).ok()?;
+    if resumed.inputs.is_empty() {
+        return None;
+    }
+    let referee = crate::referee::omphala::OmphalaReferee::resume(
+        resumed.names.clone(),
+        resumed.options,
+        crate::referee::omphala::RefereeConfig::default(),
+        &resumed.inputs,
+    )
+    .ok()?;
+    let state = referee.state();
+    let text = format!("{}: turn {}, {} rulings", resumed.names.join(", "), state.turn.number, resumed.inputs.len());
+    Some((text, state.is_over()))
 }

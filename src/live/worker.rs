@@ -7,6 +7,7 @@
 //! for the referee, so no frame of a recorded game is skipped; a camera's frames are dropped
 //! while the referee is busy (counted in the snapshot).
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -28,9 +29,11 @@ const SNAPSHOT_LOG: usize = 200;
 /// The game to referee.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LiveGame {
-    /// Omphala at a real table: the players' names in seat order, and where their rows lie
-    /// (`None`: the standard layout, fitted to the deal).
-    Omphala { names: Vec<String>, layout: Option<TableLayout> },
+    /// Omphala at a real table: the players' names in seat order, where their rows lie (`None`:
+    /// the standard layout, fitted to the deal), and the journal to keep.
+    Omphala { names: Vec<String>, layout: Option<TableLayout>, journal: Option<PathBuf> },
+    /// The Omphala game journalled at `journal`, going on where it stopped.
+    Resume { journal: PathBuf, layout: Option<TableLayout> },
     /// The demo table's loop of rendered games (`render::demo`, frames `width`×`height`): each
     /// game refereed as it plays, questions answered from its script.
     Demo { width: i32, height: i32 },
@@ -160,17 +163,33 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the referee thread keeps between frames for its snapshots.
+#[derive(Default)]
+struct Progress {
+    version: u64,
+    work_ms: f64,
+    frames: u64,
+    /// The last frame's index and size, and the cards found in it.
+    frame: u64,
+    image_size: [i32; 2],
+    cards: Vec<CardMark>,
+}
+
 fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Receiver<Order>, on_update: &dyn Fn()) {
     let mut current = LiveReferee::start(game);
-    let mut version = 0;
-    let mut work_ms = 0.0;
-    let mut count = 0;
+    let mut progress = Progress::default();
+    publish(shared, &current, &mut progress, on_update);
     while !shared.stop.load(Ordering::Relaxed) {
+        let mut ordered = false;
         for order in orders.try_iter() {
+            ordered = true;
             match order {
                 Order::NewGame(game) => current = LiveReferee::start(game),
                 other => current.order(other),
             }
+        }
+        if ordered {
+            publish(shared, &current, &mut progress, on_update);
         }
         let frame = match frames.recv_timeout(Duration::from_millis(30)) {
             Ok(frame) => frame,
@@ -178,43 +197,42 @@ fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Recei
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
         };
         let began = Instant::now();
-        let cards = card_marks(&current.push(&frame));
+        progress.cards = card_marks(&current.push(&frame));
         let ms = began.elapsed().as_secs_f64() * 1000.0;
-        work_ms = if count == 0 { ms } else { work_ms * 0.9 + ms * 0.1 };
-        count += 1;
-        version += 1;
-        let snapshot = snapshot_of(&current, &frame, cards, version, work_ms, count, shared);
-        *lock(&shared.snapshot) = Arc::new(snapshot);
-        on_update();
+        progress.work_ms = if progress.frames == 0 { ms } else { progress.work_ms * 0.9 + ms * 0.1 };
+        progress.frames += 1;
+        progress.frame = frame.index;
+        progress.image_size = [frame.image.cols(), frame.image.rows()];
+        publish(shared, &current, &mut progress, on_update);
     }
 }
 
-fn snapshot_of(
-    current: &LiveReferee,
-    frame: &Frame,
-    cards: Vec<CardMark>,
-    version: u64,
-    work_ms: f64,
-    frames: u64,
-    shared: &Shared,
-) -> Snapshot {
+/// Leaves a new snapshot for the window and asks it to repaint.
+fn publish(shared: &Shared, current: &LiveReferee, progress: &mut Progress, on_update: &dyn Fn()) {
+    progress.version += 1;
+    let snapshot = snapshot_of(current, progress, shared);
+    *lock(&shared.snapshot) = Arc::new(snapshot);
+    on_update();
+}
+
+fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> Snapshot {
     let session = current.session.as_ref();
     let log = session.map_or(&[][..], |s| s.log());
     Snapshot {
-        version,
+        version: progress.version,
         title: current.title.clone(),
-        frame: frame.index,
-        image_size: [frame.image.cols(), frame.image.rows()],
-        cards,
+        frame: progress.frame,
+        image_size: progress.image_size,
+        cards: progress.cards.clone(),
         zones: session.and_then(|s| s.watch().layout()).map_or_else(Vec::new, |l| zone_marks(l, &current.names)),
         names: current.names.clone(),
         state: session.map(|s| s.referee().state().clone()),
         log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),
         question: session.and_then(|s| s.question().map(<[String]>::to_vec)),
         finished: current.finished.clone(),
-        work_ms,
-        frames,
+        work_ms: progress.work_ms,
+        frames: progress.frames,
         dropped: shared.dropped.load(Ordering::Relaxed),
-        error: current.error.clone(),
+        error: current.error.clone().or_else(|| session.and_then(|s| s.journal_error().map(String::from))),
     }
 }

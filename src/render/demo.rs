@@ -1,4 +1,5 @@
-//! The built-in demo table: rendered Omphala games on a loop (2, 3, then 4 seats), random games
+//! The built-in demo table: rendered Omphala games on a loop (2, 3, then 4 seats in full HD, three
+//! games of 2 seats in smaller frames), random games
 //! played by the simulator and acted out by `render::game`. Shown when no camera is attached,
 //! and a moving test input.
 
@@ -15,8 +16,12 @@ use crate::rules::omphala::simulate::{RecordOptions, play_recorded};
 pub const FPS: f64 = 30.0;
 /// The demo's games end by agreement after this many turns (a random game runs to 60 or more).
 const TURNS: u32 = 8;
-/// Seats at the table in each game of the loop.
-const SEATS: [usize; 3] = [2, 3, 4];
+/// Seats at the table in each game of the loop, by the frame's width: three or four seats in one
+/// view need a full-HD frame for every card's index to be read (a 1280×720 view of three seats
+/// leaves some unread, and the referee would wait at the deal for them).
+fn seats_for(width: i32) -> [usize; 3] {
+    if width >= 1920 { [2, 3, 4] } else { [2, 2, 2] }
+}
 
 /// Renders the demo at any time since it started.
 pub struct DemoTable {
@@ -33,7 +38,7 @@ impl DemoTable {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let how = RecordOptions { max_turns: Some(TURNS), illegal: 1 };
         let (mut games, mut records) = (Vec::new(), Vec::new());
-        for (i, players) in SEATS.into_iter().enumerate() {
+        for (i, players) in seats_for(size.width).into_iter().enumerate() {
             let options = GameOptions { seed: seed.wrapping_add(i as u64), size: Some(size), fps: FPS };
             // A random game is legal by construction; one that could not be filmed is left out.
             let Ok(game) = play_recorded(&mut rng, players, RuleOptions::default(), &how) else { continue };
@@ -93,8 +98,9 @@ mod tests {
     use crate::render::game::Kind;
 
     #[test]
-    fn the_loop_plays_games_of_two_three_and_four_seats() {
-        let demo = DemoTable::new(Size::new(640, 360), 3);
+    fn the_loop_plays_games_of_two_three_and_four_seats_in_full_hd() {
+        assert_eq!(seats_for(1280), [2, 2, 2]);
+        let demo = DemoTable::new(Size::new(1920, 1080), 3);
         let seats: Vec<usize> = demo.games().iter().map(GameVideo::players).collect();
         assert_eq!(seats, [2, 3, 4]);
         for game in demo.games() {

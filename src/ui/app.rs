@@ -1,6 +1,7 @@
 //! The application object: persisted settings, transient state, and the draw → commands loop
 //! (the UI returns commands; they run after drawing).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::camera_list::CameraList;
@@ -9,13 +10,15 @@ use super::settings::Settings;
 use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};
 use crate::capture::worker::{CaptureStatus, CaptureWorker};
 use crate::capture::{self, CaptureOptions, SourceSpec};
-use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot};
+use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
 
 /// What the command line asked for when it opened the window.
 #[derive(Clone, Debug, Default)]
 pub struct StartOptions {
     pub source: Option<SourceSpec>,
     pub capture: Option<CaptureOptions>,
+    /// A journal to offer for resuming in place of the last game's.
+    pub resume: Option<PathBuf>,
 }
 
 /// Something the user asked for while the UI was drawn.
@@ -33,6 +36,8 @@ pub enum UiCommand {
     NewGame,
     /// Large type was switched on or off.
     ApplyLook,
+    /// Go on with the last journalled game.
+    Resume,
 }
 
 pub struct RefereeApp {
@@ -42,6 +47,10 @@ pub struct RefereeApp {
     status: CaptureStatus,
     referee: RefereeWorker,
     snapshot: Arc<Snapshot>,
+    /// The journal of the game being refereed (none for the demo).
+    journal: Option<PathBuf>,
+    /// The last game, journalled and unfinished, offered for resuming: its journal and summary.
+    resume_offer: Option<(PathBuf, String)>,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -56,7 +65,12 @@ impl RefereeApp {
         let source = start.source.or_else(|| settings.last_source.clone()).unwrap_or_else(capture::default_source);
         settings.last_source = Some(source.clone());
         apply_look(&cc.egui_ctx, &settings);
-        let referee = spawn_referee(&cc.egui_ctx, live_game(&source, &settings));
+        let resume_offer = start.resume.as_ref().or(settings.last_journal.as_ref()).and_then(|path| {
+            let (summary, over) = journal_summary(path)?;
+            (!over).then(|| (path.clone(), summary))
+        });
+        let (game, journal) = live_game(&source, &settings);
+        let referee = spawn_referee(&cc.egui_ctx, game);
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
@@ -64,6 +78,8 @@ impl RefereeApp {
             status: worker.status(),
             snapshot: referee.snapshot(),
             referee,
+            journal,
+            resume_offer,
             settings,
             source,
             worker,
@@ -108,18 +124,24 @@ impl RefereeApp {
                 self.settings.last_source = Some(source.clone());
                 self.source = source;
                 self.status = self.worker.status();
-                self.referee.order(Order::NewGame(live_game(&self.source, &self.settings)));
+                self.new_game();
             }
             UiCommand::SetMode(options) => {
                 self.settings.capture = options;
                 self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, self.referee.sink());
                 self.status = self.worker.status();
-                self.referee.order(Order::NewGame(live_game(&self.source, &self.settings)));
+                self.new_game();
             }
             UiCommand::RefreshCameras => self.cameras.refresh(),
             UiCommand::Answer(line) => self.referee.order(Order::Answer(line)),
             UiCommand::EndByAgreement => self.referee.order(Order::EndByAgreement),
-            UiCommand::NewGame => self.referee.order(Order::NewGame(live_game(&self.source, &self.settings))),
+            UiCommand::NewGame => self.new_game(),
+            UiCommand::Resume => {
+                if let Some((path, _)) = self.resume_offer.take() {
+                    self.referee.order(Order::NewGame(LiveGame::Resume { journal: path.clone(), layout: None }));
+                    self.journal = Some(path);
+                }
+            }
             UiCommand::ApplyLook => apply_look(ctx, &self.settings),
         }
     }
@@ -127,6 +149,29 @@ impl RefereeApp {
 
 /// The capture thread: each frame goes to the referee (a recorded source waits for it, a camera
 /// does not) and a repaint is asked for.
+impl RefereeApp {
+    fn new_game(&mut self) {
+        self.remember_journal();
+        let (game, journal) = live_game(&self.source, &self.settings);
+        self.referee.order(Order::NewGame(game));
+        self.journal = journal;
+    }
+
+    /// The game's journal becomes the one offered next time once it holds a ruling.
+    fn remember_journal(&mut self) {
+        if let Some(path) = &self.journal
+            && journal_summary(path).is_some()
+        {
+            self.settings.last_journal = Some(path.clone());
+        }
+    }
+
+    /// The last game offered for resuming, in words.
+    pub fn resume_offer(&self) -> Option<&str> {
+        self.resume_offer.as_ref().map(|(_, text)| text.as_str())
+    }
+}
+
 fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptions, sink: FrameSink) -> CaptureWorker {
     let repaint = ctx.clone();
     let paced = !matches!(source, SourceSpec::Webcam(_));
@@ -143,14 +188,25 @@ fn spawn_referee(ctx: &egui::Context, game: LiveGame) -> RefereeWorker {
 }
 
 /// The demo table referees its own scripted games; any other source is a real table with the
-/// seats and names set.
-fn live_game(source: &SourceSpec, settings: &Settings) -> LiveGame {
+/// seats and names set, journalled in a new file (returned).
+fn live_game(source: &SourceSpec, settings: &Settings) -> (LiveGame, Option<PathBuf>) {
     match source {
         SourceSpec::Demo => {
-            LiveGame::Demo { width: settings.capture.width as i32, height: settings.capture.height as i32 }
+            (LiveGame::Demo { width: settings.capture.width as i32, height: settings.capture.height as i32 }, None)
         }
-        _ => LiveGame::Omphala { names: settings.seat_names(), layout: None },
+        _ => {
+            let journal = new_journal_path();
+            (LiveGame::Omphala { names: settings.seat_names(), layout: None, journal: journal.clone() }, journal)
+        }
     }
+}
+
+/// A new journal file in the app's data folder, named by the time the game started.
+fn new_journal_path() -> Option<PathBuf> {
+    let dir = eframe::storage_dir(super::APP_ID).unwrap_or_else(std::env::temp_dir).join("journals");
+    std::fs::create_dir_all(&dir).ok()?;
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    Some(dir.join(format!("omphala-{secs}.jsonl")))
 }
 
 /// Large type: everything drawn half as large again, readable from the table.
@@ -191,7 +247,8 @@ impl eframe::App for RefereeApp {
                 &mut self.cameras,
                 &mut self.settings.typed_path,
             ));
-            commands.extend(game_bar::show(ui, &mut self.settings, self.source == SourceSpec::Demo));
+            let offer = self.resume_offer.as_ref().map(|(_, text)| text.as_str());
+            commands.extend(game_bar::show(ui, &mut self.settings, self.source == SourceSpec::Demo, offer));
         });
         egui::Panel::bottom("status-bar").show(ui, |ui| {
             status_line::show(ui, &self.status);
@@ -214,6 +271,7 @@ impl eframe::App for RefereeApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.remember_journal();
         self.settings.save(storage);
     }
 }

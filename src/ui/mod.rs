@@ -17,11 +17,14 @@ mod status_line;
 pub use app::{RefereeApp, StartOptions, UiCommand};
 pub use settings::Settings;
 
+/// The name the window's settings and journals are kept under.
+pub const APP_ID: &str = "card-referee";
+
 /// Opens the window and runs until it is closed.
 pub fn run(start: StartOptions) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_title("card-referee").with_inner_size([1320.0, 860.0]),
         ..Default::default()
     };
-    eframe::run_native("card-referee", options, Box::new(move |cc| Ok(Box::new(RefereeApp::new(cc, start)))))
+    eframe::run_native(APP_ID, options, Box::new(move |cc| Ok(Box::new(RefereeApp::new(cc, start)))))
 }

@@ -17,6 +17,8 @@ pub struct Settings {
     pub names: String,
     /// Text and controls drawn large enough to read from the table.
     pub large_type: bool,
+    /// The journal of the last real table's game that had a ruling (offered for resuming).
+    pub last_journal: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -28,6 +30,7 @@ impl Default for Settings {
             players: 2,
             names: String::new(),
             large_type: false,
+            last_journal: None,
         }
     }
 }
