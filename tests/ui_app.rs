@@ -15,8 +15,11 @@ fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
 }
 
 fn start_sized(source: SourceSpec, width: u32, height: u32) -> Harness<'static, RefereeApp> {
-    let options =
-        StartOptions { source: Some(source), capture: Some(CaptureOptions { width, height, fps: 30 }), resume: None };
+    let options = StartOptions {
+        source: Some(source),
+        capture: Some(CaptureOptions { width, height, fps: 30 }),
+        ..StartOptions::default()
+    };
     Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
 }
 
@@ -136,6 +139,7 @@ fn the_last_journalled_game_is_resumed_by_a_click() {
         source: Some(SourceSpec::File(dir.join("no-camera-here.mp4"))),
         capture: Some(CaptureOptions { width: 640, height: 360, fps: 30 }),
         resume: Some(journal.clone()),
+        ..StartOptions::default()
     };
     let mut harness =
         Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));

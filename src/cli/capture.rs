@@ -20,15 +20,45 @@ pub struct FramesArgs {
     pub save: Option<PathBuf>,
 }
 
-pub fn window(input: &InputArgs) -> ExitCode {
+#[derive(clap::Args, Debug, Default)]
+pub struct WindowArgs {
+    /// Offer this journal's game for resuming (default: the last unfinished game).
+    #[arg(long, value_name = "JOURNAL")]
+    pub resume: Option<PathBuf>,
+    /// Save a picture of the window as PNG after --after seconds, then close it.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+    /// Seconds to run before the screenshot.
+    #[arg(long, default_value_t = 30.0)]
+    pub after: f64,
+    /// Text and controls large enough to read from the table.
+    #[arg(long)]
+    pub large_type: bool,
+}
+
+pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
     // Check the source here so that a bad one is a one-line error, not a window that says so.
     if let Some(spec) = &input.source
         && let Err(e) = capture::open(spec, &input.capture_options().unwrap_or_default())
     {
         return bad_input(e);
     }
-    let start =
-        crate::ui::StartOptions { source: input.source.clone(), capture: input.capture_options(), resume: None };
+    if let Some(path) = &args.resume
+        && let Err(e) = crate::referee::journal::read(path)
+    {
+        return bad_input(e);
+    }
+    let screenshot = args
+        .screenshot
+        .clone()
+        .map(|path| crate::ui::ScreenshotPlan { path, after: std::time::Duration::from_secs_f64(args.after.max(0.0)) });
+    let start = crate::ui::StartOptions {
+        source: input.source.clone(),
+        capture: input.capture_options(),
+        resume: args.resume.clone(),
+        screenshot,
+        large_type: args.large_type,
+    };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

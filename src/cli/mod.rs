@@ -119,7 +119,7 @@ fn parse_card_count(text: &str) -> Result<std::ops::RangeInclusive<usize>, Strin
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the window (the default when no command is given).
-    Window,
+    Window(capture::WindowArgs),
     /// List the cameras this machine can see.
     Cameras,
     /// Read frames from the source headless and report each one (or save them).
@@ -259,7 +259,7 @@ fn quiet_when_output_closes() {
 
 /// Runs a parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> ExitCode {
-    if !matches!(cli.command, None | Some(Command::Window)) {
+    if !matches!(cli.command, None | Some(Command::Window(_))) {
         quiet_when_output_closes();
     }
     let input = cli.input;
@@ -268,8 +268,8 @@ pub fn run(cli: Cli) -> ExitCode {
         loose: cli.loose_reader.map(Into::into),
         full_networks: cli.full_networks,
     });
-    match cli.command.unwrap_or(Command::Window) {
-        Command::Window => capture::window(&input),
+    match cli.command.unwrap_or(Command::Window(capture::WindowArgs::default())) {
+        Command::Window(args) => capture::window(&input, &args),
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
         Command::Render(command) => render::run(command, input.fps),

@@ -19,6 +19,10 @@ pub struct StartOptions {
     pub capture: Option<CaptureOptions>,
     /// A journal to offer for resuming in place of the last game's.
     pub resume: Option<PathBuf>,
+    /// Take a picture of the window after a while, then close it.
+    pub screenshot: Option<super::ScreenshotPlan>,
+    /// Large type from the start (else as last time).
+    pub large_type: bool,
 }
 
 /// Something the user asked for while the UI was drawn.
@@ -51,6 +55,7 @@ pub struct RefereeApp {
     journal: Option<PathBuf>,
     /// The last game, journalled and unfinished, offered for resuming: its journal and summary.
     resume_offer: Option<(PathBuf, String)>,
+    shooter: Option<super::screenshot::Shooter>,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -64,6 +69,7 @@ impl RefereeApp {
         }
         let source = start.source.or_else(|| settings.last_source.clone()).unwrap_or_else(capture::default_source);
         settings.last_source = Some(source.clone());
+        settings.large_type |= start.large_type;
         apply_look(&cc.egui_ctx, &settings);
         let resume_offer = start.resume.as_ref().or(settings.last_journal.as_ref()).and_then(|path| {
             let (summary, over) = journal_summary(path)?;
@@ -80,6 +86,7 @@ impl RefereeApp {
             referee,
             journal,
             resume_offer,
+            shooter: start.screenshot.map(super::screenshot::Shooter::new),
             settings,
             source,
             worker,
@@ -238,6 +245,9 @@ impl eframe::App for RefereeApp {
         }
         self.status = self.worker.status();
         self.snapshot = self.referee.snapshot();
+        if let Some(shooter) = &mut self.shooter {
+            shooter.tick(&ctx);
+        }
         let mut commands = shortcuts(&ctx);
         egui::Panel::top("source-bar").show(ui, |ui| {
             commands.extend(source_picker::show(

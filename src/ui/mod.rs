@@ -10,11 +10,13 @@ mod live_view;
 mod omphala_panel;
 mod overlay;
 mod said;
+mod screenshot;
 mod settings;
 mod source_picker;
 mod status_line;
 
 pub use app::{RefereeApp, StartOptions, UiCommand};
+pub use screenshot::ScreenshotPlan;
 pub use settings::Settings;
 
 /// The name the window's settings and journals are kept under.

@@ -87,7 +87,8 @@ fn row(ui: &mut egui::Ui, caption: &str, entities: &[Entity], options: &RuleOpti
             egui::Frame::new().stroke(egui::Stroke::new(1.0, colour)).inner_margin(3.0).corner_radius(3.0).show(
                 ui,
                 |ui| {
-                    ui.label(RichText::new(format!("{text}{power}")).monospace().color(colour));
+                    let tile = RichText::new(format!("{text}{power}")).monospace().color(colour);
+                    ui.add(egui::Label::new(tile).wrap_mode(egui::TextWrapMode::Extend));
                 },
             );
         }
