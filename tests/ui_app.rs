@@ -156,3 +156,131 @@ fn the_last_journalled_game_is_resumed_by_a_click() {
     assert!(harness.query_all_by_label_contains("2C").count() >= 1, "the deal's cards are not on the panel");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Renders a Tower game of two players with the Cipher deck to `path` (10 frames a second);
+/// returns its claims with the verdicts the rules give.
+fn tower_video(path: &std::path::Path) -> Vec<card_referee::render::match_video::TrueClaim> {
+    use card_referee::render::match_video::{MatchOptions, films, write_films};
+    use card_referee::symbols::cipher::cipher_deck;
+    use card_referee::symbols::games::GameKind;
+    use card_referee::symbols::notation::replay;
+    use card_referee::symbols::render::PictureDeck;
+    use card_referee::symbols::simulate::{SimOptions, random_game};
+    let deck = cipher_deck();
+    let seed = 11;
+    let text = random_game(&deck, "cipher", &SimOptions { kind: GameKind::Tower, seats: 2, size: 3, seed });
+    let result = replay(&text, std::path::Path::new("."));
+    let players = result.outcome.as_ref().unwrap().players.clone();
+    let options = MatchOptions { seed, fps: 10.0, size: (1280, 720) };
+    write_films(&result, &players, &PictureDeck::cipher(), &options, path).unwrap();
+    films(&result, &players).remove(0).claims
+}
+
+/// A Tower game on video refereed in the window: a claim made by the seat's key and the symbol
+/// typed gets the verdict the rules give, right and wrong, with the shared symbol ringed.
+#[test]
+fn a_tower_game_is_refereed_claim_by_claim() {
+    let dir = std::env::temp_dir().join(format!("ui-tower-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = dir.join("tower.avi");
+    let claims = tower_video(&video);
+    let right = claims.iter().find(|c| c.outcome == "right").expect("a right claim").clone();
+    let wrong = claims.iter().find(|c| c.outcome == "wrong").expect("a wrong claim").clone();
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        game: Some("tower".into()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    let mut claimed = Vec::new();
+    for claim in [&right, &wrong] {
+        let at = claim.ms;
+        step_until(&mut harness, "tower-claim", Duration::from_secs(240), "the video did not reach the claim", |app| {
+            app.snapshot().minigame.as_ref().is_some_and(|m| m.ms >= at)
+        });
+        // The operator presses the claimer's key, types the symbol and presses Enter.
+        let key = [egui::Key::Num1, egui::Key::Num2][claim.seat];
+        harness.key_press(key);
+        harness.step();
+        harness.get_by_label("Symbol:").type_text(&claim.called);
+        harness.step();
+        harness.key_press(egui::Key::Enter);
+        harness.step();
+        claimed.push(claim.clone());
+    }
+    step_until(&mut harness, "tower-verdicts", Duration::from_secs(120), "no two verdicts", |app| {
+        app.snapshot().minigame.as_ref().is_some_and(|m| {
+            m.log.iter().filter(|e| matches!(e, card_referee::referee::minigame::Event::Verdict { .. })).count() >= 2
+        })
+    });
+    let view = harness.state().snapshot().minigame.clone().unwrap();
+    let verdicts: Vec<(usize, String, String)> = view
+        .log
+        .iter()
+        .filter_map(|e| match e {
+            card_referee::referee::minigame::Event::Verdict { seat, called, outcome, .. } => {
+                Some((*seat, called.clone(), serde_json::to_value(outcome).unwrap().as_str().unwrap().to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<(usize, String, String)> =
+        claimed.iter().map(|c| (c.seat, c.called.clone(), c.outcome.to_string())).collect();
+    assert_eq!(verdicts, expected);
+    assert!(harness.query_all_by_label_contains("The Tower").count() >= 1, "the panel does not name the game");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A question the referee cannot settle is put to the operator as buttons, and a click answers
+/// it: a rendered game where Alice takes a card (as her action, or by ending her turn: the table
+/// looks the same) and the players then agree to stop.
+#[test]
+fn a_question_is_answered_by_a_click() {
+    let dir = std::env::temp_dir().join(format!("ui-confirm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    std::fs::write(
+        &record,
+        "seat Alice front 4C 9H back 5H 9D 7S 2C KC\nseat Bob front JD 5S back QS 4D 8H 6C 3S\nfirst Alice\n\
+         Alice draw\nAlice drew 10S\n",
+    )
+    .unwrap();
+    let video = dir.join("game.avi");
+    let rendered = std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"))
+        .args(["render", "game"])
+        .arg(&record)
+        .args(["--seed", "6", "--fps", "15", "--size", "1280x720", "--out"])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(rendered.status.success(), "{}", String::from_utf8_lossy(&rendered.stderr));
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        game: Some("omphala".into()),
+        names: vec!["Alice".into(), "Bob".into()],
+        layout: Some(dir.join("game.layout.toml")),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    step_until(&mut harness, "confirm-video", Duration::from_secs(240), "the video did not end", |app| {
+        app.status().state == card_referee::capture::worker::CaptureState::Ended && app.snapshot().frames > 0
+    });
+    harness.get_by_label("End game by agreement").click();
+    step_until(&mut harness, "confirm-asked", Duration::from_secs(30), "no question asked", |app| {
+        app.snapshot().question.is_some()
+    });
+    let question = harness.state().snapshot().question.clone().unwrap();
+    let answer = question.iter().find(|c| c.ends_with("Alice end")).unwrap_or(&question[0]).clone();
+    harness.get_by_label(&answer).click();
+    step_until(&mut harness, "confirm-answered", Duration::from_secs(30), "the answer was not taken", |app| {
+        app.snapshot().question.is_none()
+            && app.snapshot().log.iter().any(
+                |s| matches!(&s.event, RefereeEvent::Input { record, .. } if record.iter().any(|l| l == "agree end")),
+            )
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

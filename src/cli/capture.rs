@@ -34,6 +34,19 @@ pub struct WindowArgs {
     /// Text and controls large enough to read from the table.
     #[arg(long)]
     pub large_type: bool,
+    /// The game at the table: omphala, tower, well, hot-potato or poisoned-gift (default: as
+    /// last time). The demo table always plays Omphala.
+    #[arg(long, value_parser = ["omphala", "tower", "well", "hot-potato", "poisoned-gift"])]
+    pub game: Option<String>,
+    /// A mini-game's claims (`TIME SEAT SYMBOL [> TARGET]` lines), made at their times.
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+    /// Where each seat's rows lie (`calibrate table` writes one; as last time when not given).
+    #[arg(long, value_name = "FILE")]
+    pub layout: Option<PathBuf>,
+    /// The players' names in seat order, comma-separated (as last time when not given).
+    #[arg(long, value_delimiter = ',')]
+    pub names: Vec<String>,
 }
 
 pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
@@ -48,6 +61,18 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
     {
         return bad_input(e);
     }
+    if let Some(path) = &args.layout
+        && let Err(e) = crate::table::TableLayout::load(path)
+    {
+        return bad_input(e);
+    }
+    let claims = match &args.claims {
+        Some(path) => match window_claims(path, &args.names) {
+            Ok(claims) => claims,
+            Err(e) => return bad_input(e),
+        },
+        None => Vec::new(),
+    };
     let screenshot = args
         .screenshot
         .clone()
@@ -58,6 +83,10 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
         resume: args.resume.clone(),
         screenshot,
         large_type: args.large_type,
+        game: args.game.clone(),
+        claims,
+        names: args.names.clone(),
+        layout: args.layout.clone(),
     };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,
@@ -124,4 +153,17 @@ pub fn frames(input: &InputArgs, args: &FramesArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The claims of `path`, seats named by number or by `names`.
+fn window_claims(path: &std::path::Path, names: &[String]) -> Result<Vec<crate::referee::minigame::SeatClaim>, String> {
+    let text = crate::text_input::read_text(path, 8 << 20, "a claims file").map_err(|e| e.to_string())?;
+    let names: Vec<String> = if names.is_empty() { (1..=6).map(|k| format!("P{k}")).collect() } else { names.to_vec() };
+    let mut claims = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let parsed = super::referee_minigame::parse_claim(line, &names)
+            .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
+        claims.extend(parsed);
+    }
+    Ok(claims)
 }

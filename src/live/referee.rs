@@ -6,9 +6,11 @@ use std::path::Path;
 
 use opencv::core::Size;
 
+use super::minigame::MiniGameSession;
 use super::omphala::OmphalaSession;
 use super::worker::{Finished, LiveGame, Order};
 use crate::capture::Frame;
+use crate::referee::minigame::RoundCard;
 use crate::render::DemoTable;
 use crate::rules::omphala::notation::parse as parse_record;
 use crate::table::TableLayout;
@@ -17,27 +19,34 @@ use crate::vision::cards::CardDetection;
 /// The game being refereed and how it came to be.
 pub struct LiveReferee {
     pub session: Option<OmphalaSession>,
+    /// A spot-the-symbol game, in place of an Omphala session.
+    pub minigame: Option<MiniGameSession>,
     pub names: Vec<String>,
     pub title: String,
     /// The demo's loop and which of its games plays.
     demo: Option<(DemoTable, usize)>,
     pub finished: Option<Finished>,
     pub error: Option<String>,
+    /// The round cards of the last frame (a mini-game).
+    pub round_cards: Vec<RoundCard>,
 }
 
 impl LiveReferee {
     pub fn start(game: LiveGame) -> LiveReferee {
         let mut current = LiveReferee {
             session: None,
+            minigame: None,
             names: Vec::new(),
             title: String::new(),
             demo: None,
             finished: None,
             error: None,
+            round_cards: Vec::new(),
         };
         match game {
             LiveGame::Omphala { names, layout, journal } => {
                 current.title = format!("Omphala, {} seats", names.len());
+                let layout = current.load_layout(layout.as_deref());
                 current.open(names, layout, None);
                 if let (Some(path), Some(session)) = (journal, current.session.take()) {
                     match session.journalled(&path) {
@@ -46,20 +55,52 @@ impl LiveReferee {
                     }
                 }
             }
-            LiveGame::Resume { journal, layout } => match OmphalaSession::resume(&journal, layout, 30.0) {
-                Ok(session) => {
-                    current.names = session.referee().names().to_vec();
-                    current.title = format!("Omphala, {} seats (resumed)", current.names.len());
-                    current.session = Some(session);
+            LiveGame::MiniGame { kind, names, deck, profile, journal, claims } => {
+                current.title = format!("{kind}, {} players", names.len());
+                current.names = names.clone();
+                let session = MiniGameSession::new(kind, names, &deck, profile.as_deref());
+                let session = match (session, journal) {
+                    (Ok(session), Some(path)) => session.journalled(&path),
+                    (other, _) => other,
+                };
+                match session {
+                    Ok(mut session) => {
+                        for claim in claims {
+                            session.claim(claim.seat, &claim.called, claim.ms);
+                        }
+                        current.minigame = Some(session);
+                    }
+                    Err(e) => current.error = Some(e),
                 }
-                Err(e) => current.error = Some(e),
-            },
+            }
+            LiveGame::Resume { journal, layout } => {
+                match OmphalaSession::resume(&journal, current.load_layout(layout.as_deref()), 30.0) {
+                    Ok(session) => {
+                        current.names = session.referee().names().to_vec();
+                        current.title = format!("Omphala, {} seats (resumed)", current.names.len());
+                        current.session = Some(session);
+                    }
+                    Err(e) => current.error = Some(e),
+                }
+            }
             LiveGame::Demo { width, height } => {
                 let table = DemoTable::new(Size::new(width, height), crate::render::demo::SEED);
                 current.demo = Some((table, usize::MAX));
             }
         }
         current
+    }
+
+    /// The layout file's layout; one that cannot be read is said, and the standard layout is
+    /// fitted to the deal instead.
+    fn load_layout(&mut self, path: Option<&Path>) -> Option<TableLayout> {
+        match TableLayout::load(path?) {
+            Ok(layout) => Some(layout),
+            Err(e) => {
+                self.error = Some(format!("{e}; the standard layout is fitted to the deal instead"));
+                None
+            }
+        }
     }
 
     fn open(&mut self, names: Vec<String>, layout: Option<TableLayout>, script: Option<&str>) {
@@ -108,6 +149,13 @@ impl LiveReferee {
     /// Referees one frame: the demo's game followed, the table watched, the view ruled on.
     /// Returns the cards found in the frame.
     pub fn push(&mut self, frame: &Frame) -> Vec<CardDetection> {
+        if let Some(minigame) = &mut self.minigame {
+            match minigame.push(frame) {
+                Ok(cards) => self.round_cards = cards,
+                Err(e) => self.error = Some(e),
+            }
+            return Vec::new();
+        }
         self.follow_demo(frame.time.as_secs_f64());
         let Some(session) = &mut self.session else { return Vec::new() };
         match session.push(frame) {
@@ -127,7 +175,15 @@ impl LiveReferee {
                     session.answer(&line);
                 }
             }
-            Order::EndByAgreement => self.end_game(),
+            Order::EndByAgreement => match &mut self.minigame {
+                Some(minigame) => minigame.finish(),
+                None => self.end_game(),
+            },
+            Order::Claim { seat, called, ms } => {
+                if let Some(minigame) = &mut self.minigame {
+                    minigame.claim(seat, &called, ms);
+                }
+            }
             Order::NewGame(game) => *self = LiveReferee::start(game),
         }
     }

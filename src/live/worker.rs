@@ -20,8 +20,9 @@ use super::marks::{CardMark, ZoneMark, card_marks, zone_marks};
 use super::omphala::Said;
 use super::referee::LiveReferee;
 use crate::capture::Frame;
+use crate::referee::minigame::{Event as MiniGameEvent, SeatClaim};
 use crate::rules::omphala::GameState;
-use crate::table::TableLayout;
+use crate::symbols::games::GameKind;
 
 /// Things said kept in a snapshot.
 const SNAPSHOT_LOG: usize = 200;
@@ -29,11 +30,22 @@ const SNAPSHOT_LOG: usize = 200;
 /// The game to referee.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LiveGame {
-    /// Omphala at a real table: the players' names in seat order, where their rows lie (`None`:
-    /// the standard layout, fitted to the deal), and the journal to keep.
-    Omphala { names: Vec<String>, layout: Option<TableLayout>, journal: Option<PathBuf> },
+    /// Omphala at a real table: the players' names in seat order, the layout file saying where
+    /// their rows lie (`None`: the standard layout, fitted to the deal), and the journal to keep.
+    Omphala { names: Vec<String>, layout: Option<PathBuf>, journal: Option<PathBuf> },
+    /// A spot-the-symbol game: the players, the deck ("cipher", "plane-N" or a deck.json) and
+    /// how it was enrolled (none: the Cipher deck's built-in appearance), the journal to keep.
+    /// `claims` are made at their times as the video plays (a recorded game's claims file).
+    MiniGame {
+        kind: GameKind,
+        names: Vec<String>,
+        deck: String,
+        profile: Option<PathBuf>,
+        journal: Option<PathBuf>,
+        claims: Vec<SeatClaim>,
+    },
     /// The Omphala game journalled at `journal`, going on where it stopped.
-    Resume { journal: PathBuf, layout: Option<TableLayout> },
+    Resume { journal: PathBuf, layout: Option<PathBuf> },
     /// The demo table's loop of rendered games (`render::demo`, frames `width`×`height`): each
     /// game refereed as it plays, questions answered from its script.
     Demo { width: i32, height: i32 },
@@ -46,6 +58,13 @@ pub enum Order {
     Answer(String),
     /// The players stop: score the game as it stands.
     EndByAgreement,
+    /// A mini-game claim: `seat` called `called` at `ms` (the refereed frame's time when the
+    /// claimer's key was pressed).
+    Claim {
+        seat: usize,
+        called: String,
+        ms: u64,
+    },
     NewGame(LiveGame),
 }
 
@@ -80,6 +99,37 @@ pub struct Snapshot {
     /// Camera frames not refereed because the referee was busy.
     pub dropped: u64,
     pub error: Option<String>,
+    /// The mini-game being refereed, if it is one.
+    pub minigame: Option<MiniGameView>,
+}
+
+/// What the window shows of a mini-game.
+#[derive(Clone, Debug)]
+pub struct MiniGameView {
+    pub kind: GameKind,
+    pub names: Vec<String>,
+    /// The deck's symbol names, for the claim search.
+    pub symbols: Vec<String>,
+    /// The last events, oldest first.
+    pub log: Vec<MiniGameEvent>,
+    /// The time of the last frame refereed (a claim made now is made then).
+    pub ms: u64,
+    pub over: bool,
+    /// Places, first to last, each the seats sharing it.
+    pub ranking: Vec<Vec<usize>>,
+    /// The round cards of the last frame and the piles learnt from the deal, in image pixels.
+    pub cards: Vec<RoundMark>,
+    pub piles: Vec<RoundMark>,
+}
+
+/// A round card or a pile: centre, radius and label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundMark {
+    pub center: [f32; 2],
+    pub radius: f32,
+    pub label: String,
+    /// Read as a card of the deck.
+    pub known: bool,
 }
 
 struct Shared {
@@ -233,6 +283,50 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
         work_ms: progress.work_ms,
         frames: progress.frames,
         dropped: shared.dropped.load(Ordering::Relaxed),
-        error: current.error.clone().or_else(|| session.and_then(|s| s.journal_error().map(String::from))),
+        error: current
+            .error
+            .clone()
+            .or_else(|| session.and_then(|s| s.journal_error().map(String::from)))
+            .or_else(|| current.minigame.as_ref().and_then(|m| m.journal_error().map(String::from))),
+        minigame: current.minigame.as_ref().map(|m| minigame_view(m, &current.round_cards)),
+    }
+}
+
+fn minigame_view(
+    session: &super::minigame::MiniGameSession,
+    cards: &[crate::referee::minigame::RoundCard],
+) -> MiniGameView {
+    let referee = session.referee();
+    let log = session.log();
+    let cards = cards
+        .iter()
+        .map(|c| RoundMark {
+            center: [c.center.0, c.center.1],
+            radius: c.radius,
+            label: c.card.map_or("?".to_string(), |id| format!("#{id}")),
+            known: c.card.is_some(),
+        })
+        .collect();
+    let piles = referee.piles().map_or_else(Vec::new, |map| {
+        map.piles
+            .iter()
+            .map(|p| RoundMark {
+                center: [p.center.0, p.center.1],
+                radius: map.radius,
+                label: referee.place_name(p.place),
+                known: true,
+            })
+            .collect()
+    });
+    MiniGameView {
+        kind: referee.kind(),
+        names: referee.names().to_vec(),
+        symbols: session.symbols().to_vec(),
+        log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),
+        ms: session.last_ms(),
+        over: referee.is_over(),
+        ranking: referee.ranking(),
+        cards,
+        piles,
     }
 }

@@ -6,11 +6,14 @@ use std::sync::Arc;
 
 use super::camera_list::CameraList;
 use super::live_view::LiveView;
+use super::minigame_panel::{self, ClaimDraft};
 use super::settings::Settings;
 use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};
 use crate::capture::worker::{CaptureStatus, CaptureWorker};
 use crate::capture::{self, CaptureOptions, SourceSpec};
 use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
+use crate::referee::minigame::SeatClaim;
+use crate::symbols::games::GameKind;
 
 /// What the command line asked for when it opened the window.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +26,14 @@ pub struct StartOptions {
     pub screenshot: Option<super::ScreenshotPlan>,
     /// Large type from the start (else as last time).
     pub large_type: bool,
+    /// The game at a real table ("omphala" or a mini-game's code; else as last time).
+    pub game: Option<String>,
+    /// Mini-game claims made at their times (a recorded game's claims file).
+    pub claims: Vec<SeatClaim>,
+    /// The players' names in seat order (else as last time).
+    pub names: Vec<String>,
+    /// The table's layout file (else as last time).
+    pub layout: Option<PathBuf>,
 }
 
 /// Something the user asked for while the UI was drawn.
@@ -42,6 +53,15 @@ pub enum UiCommand {
     ApplyLook,
     /// Go on with the last journalled game.
     Resume,
+    /// A mini-game claim: `seat` called `called` at `ms` (the refereed time when its key was
+    /// pressed).
+    Claim {
+        seat: usize,
+        called: String,
+        ms: u64,
+    },
+    /// The claim being typed is dropped.
+    CancelClaim,
 }
 
 pub struct RefereeApp {
@@ -56,6 +76,8 @@ pub struct RefereeApp {
     /// The last game, journalled and unfinished, offered for resuming: its journal and summary.
     resume_offer: Option<(PathBuf, String)>,
     shooter: Option<super::screenshot::Shooter>,
+    /// A mini-game claim being typed.
+    claim: Option<ClaimDraft>,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -63,19 +85,33 @@ pub struct RefereeApp {
 
 impl RefereeApp {
     pub fn new(cc: &eframe::CreationContext<'_>, start: StartOptions) -> RefereeApp {
-        let mut settings = Settings::load(cc.storage);
+        // A screenshot shows the app as a new user first sees it, and leaves no settings behind.
+        let mut settings = if start.screenshot.is_some() { Settings::default() } else { Settings::load(cc.storage) };
         if let Some(capture) = start.capture {
             settings.capture = capture;
         }
         let source = start.source.or_else(|| settings.last_source.clone()).unwrap_or_else(capture::default_source);
         settings.last_source = Some(source.clone());
         settings.large_type |= start.large_type;
+        if let Some(game) = start.game {
+            settings.game = game;
+        }
+        if start.layout.is_some() {
+            settings.layout = start.layout;
+        }
+        if !start.names.is_empty() {
+            settings.players = start.names.len().clamp(2, 6);
+            settings.names = start.names.join(", ");
+        }
         apply_look(&cc.egui_ctx, &settings);
         let resume_offer = start.resume.as_ref().or(settings.last_journal.as_ref()).and_then(|path| {
             let (summary, over) = journal_summary(path)?;
             (!over).then(|| (path.clone(), summary))
         });
-        let (game, journal) = live_game(&source, &settings);
+        let (mut game, journal) = live_game(&source, &settings);
+        if let LiveGame::MiniGame { claims, .. } = &mut game {
+            *claims = start.claims;
+        }
         let referee = spawn_referee(&cc.egui_ctx, game);
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
@@ -87,6 +123,7 @@ impl RefereeApp {
             journal,
             resume_offer,
             shooter: start.screenshot.map(super::screenshot::Shooter::new),
+            claim: None,
             settings,
             source,
             worker,
@@ -143,9 +180,15 @@ impl RefereeApp {
             UiCommand::Answer(line) => self.referee.order(Order::Answer(line)),
             UiCommand::EndByAgreement => self.referee.order(Order::EndByAgreement),
             UiCommand::NewGame => self.new_game(),
+            UiCommand::Claim { seat, called, ms } => {
+                self.claim = None;
+                self.referee.order(Order::Claim { seat, called, ms });
+            }
+            UiCommand::CancelClaim => self.claim = None,
             UiCommand::Resume => {
                 if let Some((path, _)) = self.resume_offer.take() {
-                    self.referee.order(Order::NewGame(LiveGame::Resume { journal: path.clone(), layout: None }));
+                    let layout = self.settings.layout.clone();
+                    self.referee.order(Order::NewGame(LiveGame::Resume { journal: path.clone(), layout }));
                     self.journal = Some(path);
                 }
             }
@@ -171,6 +214,27 @@ impl RefereeApp {
         {
             self.settings.last_journal = Some(path.clone());
         }
+    }
+
+    /// Keys 1 to 6 open a claim for that seat at the refereed frame's time (not while text is
+    /// typed).
+    fn claim_keys(&mut self, ctx: &egui::Context) {
+        let Some(view) = &self.snapshot.minigame else { return };
+        if self.claim.is_some() || ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        const KEYS: [egui::Key; 6] =
+            [egui::Key::Num1, egui::Key::Num2, egui::Key::Num3, egui::Key::Num4, egui::Key::Num5, egui::Key::Num6];
+        let pressed = ctx.input(|i| KEYS.iter().position(|k| i.key_pressed(*k)));
+        if let Some(seat) = pressed.filter(|&s| s < view.names.len()) {
+            self.claim = Some(ClaimDraft { seat, ms: view.ms, typed: String::new() });
+        }
+    }
+
+    /// Opens a claim for `seat` now, as its key does.
+    pub fn open_claim(&mut self, seat: usize) {
+        let ms = self.snapshot.minigame.as_ref().map_or(0, |v| v.ms);
+        self.claim = Some(ClaimDraft { seat, ms, typed: String::new() });
     }
 
     /// The last game offered for resuming, in words.
@@ -201,19 +265,35 @@ fn live_game(source: &SourceSpec, settings: &Settings) -> (LiveGame, Option<Path
         SourceSpec::Demo => {
             (LiveGame::Demo { width: settings.capture.width as i32, height: settings.capture.height as i32 }, None)
         }
-        _ => {
-            let journal = new_journal_path();
-            (LiveGame::Omphala { names: settings.seat_names(), layout: None, journal: journal.clone() }, journal)
-        }
+        _ => match GameKind::from_code(&settings.game) {
+            Some(kind) => {
+                let journal = new_journal_path(kind.code());
+                let game = LiveGame::MiniGame {
+                    kind,
+                    names: settings.seat_names(),
+                    deck: settings.symbol_deck.clone(),
+                    profile: settings.symbol_profile.clone(),
+                    journal,
+                    claims: Vec::new(),
+                };
+                // A mini-game's journal is not offered for resuming: it is kept for disputes.
+                (game, None)
+            }
+            None => {
+                let journal = new_journal_path("omphala");
+                let layout = settings.layout.clone();
+                (LiveGame::Omphala { names: settings.seat_names(), layout, journal: journal.clone() }, journal)
+            }
+        },
     }
 }
 
 /// A new journal file in the app's data folder, named by the time the game started.
-fn new_journal_path() -> Option<PathBuf> {
+fn new_journal_path(game: &str) -> Option<PathBuf> {
     let dir = eframe::storage_dir(super::APP_ID).unwrap_or_else(std::env::temp_dir).join("journals");
     std::fs::create_dir_all(&dir).ok()?;
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    Some(dir.join(format!("omphala-{secs}.jsonl")))
+    Some(dir.join(format!("{game}-{secs}.jsonl")))
 }
 
 /// Large type: everything drawn half as large again, readable from the table.
@@ -264,15 +344,24 @@ impl eframe::App for RefereeApp {
             status_line::show(ui, &self.status);
             status_line::show_referee(ui, &self.snapshot);
         });
-        egui::Panel::right("omphala-panel").default_size(400.0).resizable(true).show(ui, |ui| {
-            commands.extend(omphala_panel::show(ui, &self.snapshot));
+        self.claim_keys(&ctx);
+        egui::Panel::right("game-panel").default_size(400.0).resizable(true).show(ui, |ui| {
+            match &self.snapshot.minigame {
+                Some(view) => commands.extend(minigame_panel::show(ui, view, &mut self.claim)),
+                None => commands.extend(omphala_panel::show(ui, &self.snapshot)),
+            }
         });
         egui::CentralPanel::default().show(ui, |ui| {
-            if let Some((colour, text)) = said::banner(&self.snapshot.log) {
+            let banner = match &self.snapshot.minigame {
+                Some(view) => minigame_panel::banner(view),
+                None => said::banner(&self.snapshot.log),
+            };
+            if let Some((colour, text)) = banner {
                 ui.label(egui::RichText::new(text).size(22.0).color(colour).strong());
             }
             if let Some(shown) = self.view.show(ui, "waiting for the first frame…") {
                 overlay::draw(ui, shown, &self.snapshot);
+                overlay::draw_rounds(ui, shown, &self.snapshot);
             }
         });
         for command in commands {
@@ -281,6 +370,9 @@ impl eframe::App for RefereeApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.shooter.is_some() {
+            return;
+        }
         self.remember_journal();
         self.settings.save(storage);
     }

@@ -3,14 +3,28 @@
 
 use super::app::UiCommand;
 use super::settings::Settings;
+use crate::symbols::games::GameKind;
 
 pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Option<&str>) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     ui.horizontal(|ui| {
-        ui.label("Omphala");
+        let caption = ui.label("Game:");
+        let chosen = settings.game.clone();
+        egui::ComboBox::from_id_salt("game")
+            .selected_text(game_title(&chosen))
+            .show_ui(ui, |ui| {
+                for code in std::iter::once("omphala").chain(GameKind::ALL.iter().map(|k| k.code())) {
+                    if ui.selectable_label(chosen == code, game_title(code)).clicked() && chosen != code {
+                        settings.game = code.to_string();
+                        commands.push(UiCommand::NewGame);
+                    }
+                }
+            })
+            .response
+            .labelled_by(caption.id);
         ui.separator();
         if demo {
-            ui.weak("seats and names come from the demo's script");
+            ui.weak("the demo table plays Omphala; seats and names come from its script");
         } else {
             let caption = ui.label("Seats:");
             ui.add(egui::DragValue::new(&mut settings.players).range(2..=6)).labelled_by(caption.id);
@@ -32,4 +46,9 @@ pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Opti
         }
     });
     commands
+}
+
+/// "Omphala" or the mini-game's title.
+fn game_title(code: &str) -> String {
+    GameKind::from_code(code).map_or_else(|| "Omphala".to_string(), |k| k.to_string())
 }

@@ -7,6 +7,7 @@ mod app;
 mod camera_list;
 mod game_bar;
 mod live_view;
+mod minigame_panel;
 mod omphala_panel;
 mod overlay;
 mod said;

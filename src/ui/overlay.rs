@@ -45,3 +45,27 @@ pub fn draw(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
         painter.galley(tag.min + egui::vec2(3.0, 1.0), galley, Color32::BLACK);
     }
 }
+
+/// Draws a mini-game's piles (thin), round cards (green read, orange not) and, ringed in yellow,
+/// where the last verdict's shared symbol lies on the compared cards.
+pub fn draw_rounds(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
+    let (Some(view), [w, h]) = (&snapshot.minigame, snapshot.image_size) else { return };
+    if w <= 0 || h <= 0 {
+        return;
+    }
+    let painter = ui.painter_at(shown);
+    let scale = shown.width() / w as f32;
+    let to_screen = |p: [f32; 2]| Pos2::new(shown.min.x + p[0] * scale, shown.min.y + p[1] / h as f32 * shown.height());
+    for pile in &view.piles {
+        painter.circle_stroke(to_screen(pile.center), pile.radius * scale * 1.2, Stroke::new(1.0, ZONE));
+        let below = to_screen(pile.center) + egui::vec2(0.0, pile.radius * scale * 1.25);
+        painter.text(below, egui::Align2::CENTER_TOP, &pile.label, egui::FontId::proportional(12.0), ZONE);
+    }
+    for card in &view.cards {
+        let colour = if card.known { READ } else { UNREAD };
+        painter.circle_stroke(to_screen(card.center), card.radius * scale, Stroke::new(2.0, colour));
+    }
+    for spot in super::minigame_panel::shared_symbol_spots(view) {
+        painter.circle_stroke(to_screen(spot), 14.0, Stroke::new(3.0, Color32::YELLOW));
+    }
+}

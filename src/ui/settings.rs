@@ -17,6 +17,15 @@ pub struct Settings {
     pub names: String,
     /// Text and controls drawn large enough to read from the table.
     pub large_type: bool,
+    /// The game played at a real table: "omphala" or a mini-game's code ("tower", …).
+    pub game: String,
+    /// The symbol deck of the mini-games ("cipher", "plane-N" or a deck.json) and its enrolled
+    /// profile (none: the Cipher deck's built-in appearance).
+    pub symbol_deck: String,
+    pub symbol_profile: Option<std::path::PathBuf>,
+    /// Where each seat's rows lie at the real table (`calibrate table` writes one); none: the
+    /// standard layout, fitted to the deal.
+    pub layout: Option<std::path::PathBuf>,
     /// The journal of the last real table's game that had a ruling (offered for resuming).
     pub last_journal: Option<std::path::PathBuf>,
 }
@@ -31,6 +40,10 @@ impl Default for Settings {
             names: String::new(),
             large_type: false,
             last_journal: None,
+            game: "omphala".to_string(),
+            symbol_deck: "cipher".to_string(),
+            symbol_profile: None,
+            layout: None,
         }
     }
 }
