@@ -24,7 +24,7 @@ pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Opti
             .labelled_by(caption.id);
         ui.separator();
         if demo {
-            ui.weak("the demo table plays Omphala; seats and names come from its script");
+            ui.weak("the demo plays Omphala; seats and names come from its script");
         } else {
             let caption = ui.label("Seats:");
             ui.add(egui::DragValue::new(&mut settings.players).range(2..=6)).labelled_by(caption.id);
