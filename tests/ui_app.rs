@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use card_referee::capture::{CaptureOptions, SourceSpec};
 use card_referee::referee::omphala::RefereeEvent;
+use card_referee::rules::omphala::Phase;
 use card_referee::ui::{RefereeApp, StartOptions, UiCommand};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -235,9 +236,10 @@ fn a_tower_game_is_refereed_claim_by_claim() {
 
 /// A question the referee cannot settle is put to the operator as buttons, and a click answers
 /// it: a rendered game where Alice takes a card (as her action, or by ending her turn: the table
-/// looks the same) and the players then agree to stop.
+/// looks the same) and the players then agree to stop; tied, they fight the battle, each reveal
+/// typed by the operator, to the standings.
 #[test]
-fn a_question_is_answered_by_a_click() {
+fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let dir = std::env::temp_dir().join(format!("ui-confirm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("game.txt");
@@ -282,5 +284,33 @@ fn a_question_is_answered_by_a_click() {
                 |s| matches!(&s.event, RefereeEvent::Input { record, .. } if record.iter().any(|l| l == "agree end")),
             )
     });
+    // Tied at two Front Row cards each: the battle asks for each reveal in placement order; the
+    // video has ended, so the operator types each card as the player shows it.
+    let fronts = [["4C", "9H"], ["JD", "5S"]];
+    for _ in 0..4 {
+        let awaited = match &harness.state().snapshot().state.as_ref().unwrap().phase {
+            Phase::TieBreak(battle) => battle.awaited(),
+            _ => None,
+        };
+        let Some((player, position)) = awaited else { break };
+        harness.get_by_label("Card read:").click();
+        harness.step();
+        harness.get_by_label("Card read:").type_text(fronts[player][position]);
+        harness.step();
+        harness.get_by_label("Revealed").click();
+        step_until(
+            &mut harness,
+            "battle-reveal",
+            Duration::from_secs(30),
+            "the reveal was not taken",
+            |app| match &app.snapshot().state.as_ref().unwrap().phase {
+                Phase::TieBreak(battle) => battle.awaited() != Some((player, position)),
+                _ => true,
+            },
+        );
+    }
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert!(matches!(state.phase, Phase::Over(_)), "the battle did not end: {:?}", state.phase);
+    assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,8 +10,8 @@ use crate::capture::Frame;
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
-use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::notation::input_lines;
+use crate::rules::omphala::{Observation, RuleOptions};
 use crate::table::{TableLayout, TableWatch, Watched};
 use crate::vision::cards::CardDetector;
 
@@ -131,6 +131,17 @@ impl OmphalaSession {
         let answer = serde_json::json!({"event": "answer", "line": line, "frame": at.frame, "ms": at.ms});
         self.append(&Entry::Said { event: answer });
         let events = self.referee.answer(line, at);
+        self.say(events, at);
+    }
+
+    /// The operator read a card the camera could not (a tie-break reveal): `player`'s Front Row
+    /// entity `position` (0-based) is `card` (a code such as `QS`).
+    pub fn reveal_by_hand(&mut self, player: usize, position: usize, card: &str) {
+        let at = self.last_at;
+        let events = match card.trim().parse() {
+            Ok(card) => self.referee.observe_by_hand(Observation::Revealed { player, position, card }, at),
+            Err(e) => vec![RefereeEvent::Note { text: format!("{}: {e}", card.trim()), at }],
+        };
         self.say(events, at);
     }
 

@@ -179,6 +179,11 @@ impl LiveReferee {
                 Some(minigame) => minigame.finish(),
                 None => self.end_game(),
             },
+            Order::Reveal { player, position, card } => {
+                if let Some(session) = &mut self.session {
+                    session.reveal_by_hand(player, position, &card);
+                }
+            }
             Order::Claim { seat, called, ms } => {
                 if let Some(minigame) = &mut self.minigame {
                     minigame.claim(seat, &called, ms);

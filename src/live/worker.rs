@@ -65,6 +65,13 @@ pub enum Order {
         called: String,
         ms: u64,
     },
+    /// The operator read a card the camera could not: `player`'s Front Row entity `position`
+    /// is `card` (a tie-break reveal).
+    Reveal {
+        player: usize,
+        position: usize,
+        card: String,
+    },
     NewGame(LiveGame),
 }
 

@@ -62,6 +62,12 @@ pub enum UiCommand {
     },
     /// The claim being typed is dropped.
     CancelClaim,
+    /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
+    Reveal {
+        player: usize,
+        position: usize,
+        card: String,
+    },
 }
 
 pub struct RefereeApp {
@@ -78,6 +84,8 @@ pub struct RefereeApp {
     shooter: Option<super::screenshot::Shooter>,
     /// A mini-game claim being typed.
     claim: Option<ClaimDraft>,
+    /// A card code typed for a reveal the camera cannot read.
+    typed_card: String,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -124,6 +132,7 @@ impl RefereeApp {
             resume_offer,
             shooter: start.screenshot.map(super::screenshot::Shooter::new),
             claim: None,
+            typed_card: String::new(),
             settings,
             source,
             worker,
@@ -185,6 +194,9 @@ impl RefereeApp {
                 self.referee.order(Order::Claim { seat, called, ms });
             }
             UiCommand::CancelClaim => self.claim = None,
+            UiCommand::Reveal { player, position, card } => {
+                self.referee.order(Order::Reveal { player, position, card })
+            }
             UiCommand::Resume => {
                 if let Some((path, _)) = self.resume_offer.take() {
                     let layout = self.settings.layout.clone();
@@ -348,7 +360,7 @@ impl eframe::App for RefereeApp {
         egui::Panel::right("game-panel").default_size(400.0).resizable(true).show(ui, |ui| {
             match &self.snapshot.minigame {
                 Some(view) => commands.extend(minigame_panel::show(ui, view, &mut self.claim)),
-                None => commands.extend(omphala_panel::show(ui, &self.snapshot)),
+                None => commands.extend(omphala_panel::show(ui, &self.snapshot, &mut self.typed_card)),
             }
         });
         egui::CentralPanel::default().show(ui, |ui| {

@@ -7,13 +7,13 @@ use egui::{Color32, RichText};
 use super::app::UiCommand;
 use super::said;
 use crate::live::Snapshot;
-use crate::rules::omphala::replay::{entity_text, progress_line};
-use crate::rules::omphala::{Entity, GameState, RuleOptions};
+use crate::rules::omphala::replay::{entity_text, progress_line, standings_lines};
+use crate::rules::omphala::{Entity, GameState, Phase, RuleOptions, TieBreakState};
 
 /// Lines of the log shown, newest first.
 const LOG_LINES: usize = 60;
 
-pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
+pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     ui.heading(if snapshot.title.is_empty() { "Omphala" } else { &snapshot.title });
     if let Some(error) = &snapshot.error {
@@ -30,7 +30,10 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
     }
     ui.separator();
     match &snapshot.state {
-        Some(state) => seats(ui, state, &snapshot.names),
+        Some(state) => {
+            seats(ui, state, &snapshot.names);
+            commands.extend(ending(ui, state, typed_card));
+        }
         None => {
             ui.label("waiting for the referee…");
         }
@@ -93,4 +96,62 @@ fn row(ui: &mut egui::Ui, caption: &str, entities: &[Entity], options: &RuleOpti
             );
         }
     });
+}
+
+/// The tie-break battle as it goes (each position fought, the reveal awaited, read by the camera
+/// or typed here) and the standings once the game is over.
+fn ending(ui: &mut egui::Ui, state: &GameState, typed_card: &mut String) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    match &state.phase {
+        Phase::TieBreak(battle) => {
+            ui.separator();
+            ui.label(RichText::new("Tie-break battle").strong().color(said::ASK));
+            for line in battle_lines(state, battle) {
+                ui.label(line);
+            }
+            if let Some((player, position)) = battle.awaited() {
+                let name = state.name(player);
+                ui.label(format!("{name}: reveal your Front Row card {}", position + 1));
+                ui.horizontal(|ui| {
+                    let caption = ui.label("Card read:");
+                    ui.add(egui::TextEdit::singleline(typed_card).hint_text("e.g. QS").desired_width(60.0))
+                        .labelled_by(caption.id);
+                    if ui.button("Revealed").on_hover_text("Enter the card when the camera cannot read it").clicked() {
+                        commands.push(UiCommand::Reveal { player, position, card: std::mem::take(typed_card) });
+                    }
+                });
+            }
+        }
+        Phase::Over(standings) => {
+            ui.separator();
+            ui.label(RichText::new("Standings").strong().color(said::GOOD));
+            for line in standings_lines(state, standings) {
+                ui.label(line);
+            }
+        }
+        Phase::Setup | Phase::Playing => {}
+    }
+    commands
+}
+
+/// Each position fought: who showed what, who was destroyed.
+fn battle_lines(state: &GameState, battle: &TieBreakState) -> Vec<String> {
+    battle
+        .steps
+        .iter()
+        .map(|step| {
+            let shown: Vec<String> = step
+                .entries
+                .iter()
+                .map(|e| format!("{} {} ({})", state.name(e.player), entity_text(&e.entity), e.power))
+                .collect();
+            let destroyed: Vec<&str> = step.destroyed.iter().map(|&p| state.name(p)).collect();
+            let result = if destroyed.is_empty() {
+                "none destroyed".to_string()
+            } else {
+                format!("{} destroyed", destroyed.join(", "))
+            };
+            format!("Position {}: {}; {result}", step.position + 1, shown.join(" vs "))
+        })
+        .collect()
 }

@@ -14,7 +14,7 @@ pub mod script;
 pub mod search;
 
 use crate::rules::omphala::notation::input_lines;
-use crate::rules::omphala::{GameState, Input, RuleOptions, apply};
+use crate::rules::omphala::{GameState, Input, Observation, RuleOptions, apply};
 use crate::table::TableView;
 pub use events::{Moment, RefereeEvent};
 use expect::{conflicts, expected};
@@ -234,6 +234,29 @@ impl OmphalaReferee {
             self.commit_agreed(&view, at, &mut out);
         }
         self.ask_if_due(at, &mut out);
+        out
+    }
+
+    /// An observation the operator enters by hand, one the camera could not read (a tie-break
+    /// reveal read from the card in a player's hand, a card that would not read): ruled on by
+    /// the engine and committed like a seen one. Refused while explanations disagree.
+    pub fn observe_by_hand(&mut self, observation: Observation, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        if self.hypotheses.len() > 1 {
+            let text = "answer the open question first: the game is not settled".to_string();
+            out.push(RefereeEvent::Note { text, at });
+            return out;
+        }
+        let input = Input::Observe(observation);
+        match apply(&mut self.committed, input.clone()) {
+            Ok(events) => {
+                self.record.push(input.clone());
+                out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
+                out.extend(events::prompts(&self.committed, &events, at));
+                self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
+            }
+            Err(e) => out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at }),
+        }
         out
     }
 
