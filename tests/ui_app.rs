@@ -100,8 +100,9 @@ fn a_new_camera_mode_reopens_the_source_at_that_size() {
     assert_eq!(harness.state().capture_options(), &mode);
 }
 
-/// The demo table is refereed live: its first rulings reach the banner and the rulings log,
-/// and the panel shows the seats' rows once the deal is committed.
+/// The demo table is refereed live: its first rulings reach the banner and the rulings log, the
+/// panel shows the seats' rows once the deal is committed, and the whole first game is refereed
+/// to its standings.
 #[test]
 fn the_demo_game_is_refereed_on_screen() {
     let mut harness = start_sized(SourceSpec::Demo, 1280, 720);
@@ -121,6 +122,15 @@ fn the_demo_game_is_refereed_on_screen() {
     assert!(harness.query_all_by_label_contains(&deal).count() >= 1, "the deal's ruling is not on screen");
     assert!(harness.query_all_by_label_contains(" — ok").count() >= 1, "no verdict on screen");
     assert!(harness.query_all_by_label_contains("Front Row").count() >= 1, "the panel shows no seat's rows");
+    // The demo's first game ends by agreement when the loop moves on: its standings stay shown.
+    step_until(&mut harness, "demo-standings", Duration::from_secs(900), "the demo's first game did not end", |app| {
+        app.snapshot().finished.as_ref().is_some_and(|f| !f.standings.is_empty())
+    });
+    let finished = harness.state().snapshot().finished.clone().unwrap();
+    let decided = finished.standings.iter().any(|l| l.contains("winner") || l.contains("tie-break"));
+    assert!(decided, "{finished:?}");
+    assert!(harness.query_all_by_label_contains("Last game's standings").count() >= 1, "no standings on screen");
+    assert!(harness.query_all_by_label_contains(&finished.standings[0]).count() >= 1, "the standings are not shown");
 }
 
 /// A game journalled at a real table is offered for resuming; a click goes on with it: its seats
@@ -191,6 +201,7 @@ fn a_tower_game_is_refereed_claim_by_claim() {
         source: Some(SourceSpec::File(video)),
         capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
         game: Some("tower".into()),
+        data_dir: Some(dir.clone()),
         ..StartOptions::default()
     };
     let mut harness =
@@ -242,28 +253,14 @@ fn a_tower_game_is_refereed_claim_by_claim() {
 fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let dir = std::env::temp_dir().join(format!("ui-confirm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join("game.txt");
-    std::fs::write(
-        &record,
-        "seat Alice front 4C 9H back 5H 9D 7S 2C KC\nseat Bob front JD 5S back QS 4D 8H 6C 3S\nfirst Alice\n\
-         Alice draw\nAlice drew 10S\n",
-    )
-    .unwrap();
-    let video = dir.join("game.avi");
-    let rendered = std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"))
-        .args(["render", "game"])
-        .arg(&record)
-        .args(["--seed", "6", "--fps", "15", "--size", "1280x720", "--out"])
-        .arg(&video)
-        .output()
-        .unwrap();
-    assert!(rendered.status.success(), "{}", String::from_utf8_lossy(&rendered.stderr));
+    let video = rendered_game(&dir);
     let options = StartOptions {
         source: Some(SourceSpec::File(video)),
         capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
         game: Some("omphala".into()),
         names: vec!["Alice".into(), "Bob".into()],
         layout: Some(dir.join("game.layout.toml")),
+        data_dir: Some(dir.clone()),
         ..StartOptions::default()
     };
     let mut harness =
@@ -312,5 +309,62 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let state = harness.state().snapshot().state.clone().unwrap();
     assert!(matches!(state.phase, Phase::Over(_)), "the battle did not end: {:?}", state.phase);
     assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A rendered 2-seat game in `dir` (`game.avi`, with `game.layout.toml` beside it): the deal,
+/// then Alice takes a card.
+fn rendered_game(dir: &std::path::Path) -> std::path::PathBuf {
+    let record = dir.join("game.txt");
+    std::fs::write(
+        &record,
+        "seat Alice front 4C 9H back 5H 9D 7S 2C KC\nseat Bob front JD 5S back QS 4D 8H 6C 3S\nfirst Alice\n\
+         Alice draw\nAlice drew 10S\n",
+    )
+    .unwrap();
+    let video = dir.join("game.avi");
+    let rendered = std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"))
+        .args(["render", "game"])
+        .arg(&record)
+        .args(["--seed", "6", "--fps", "15", "--size", "1280x720", "--out"])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(rendered.status.success(), "{}", String::from_utf8_lossy(&rendered.stderr));
+    video
+}
+
+/// The layout wizard: with no layout file, the layout is fitted to the deal; "Save layout" writes
+/// it to a file, which the next game loads.
+#[test]
+fn the_layout_fitted_to_the_deal_is_saved_and_loaded_by_the_next_game() {
+    let dir = std::env::temp_dir().join(format!("ui-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = rendered_game(&dir);
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        game: Some("omphala".into()),
+        names: vec!["Alice".into(), "Bob".into()],
+        data_dir: Some(dir.clone()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    step_until(&mut harness, "layout-fitted", Duration::from_secs(240), "no layout fitted to the deal", |app| {
+        app.snapshot().layout_fitted
+    });
+    harness.get_by_label("Save layout").click();
+    step_until(&mut harness, "layout-saved", Duration::from_secs(30), "the layout was not saved", |app| {
+        app.snapshot().layout_file.is_some()
+    });
+    let saved = harness.state().snapshot().layout_file.clone().unwrap();
+    assert!(saved.starts_with(&dir), "{}", saved.display());
+    card_referee::table::TableLayout::load(&saved).expect("the saved layout reads back");
+    harness.get_by_label("New game").click();
+    step_until(&mut harness, "layout-loaded", Duration::from_secs(30), "the next game did not load it", |app| {
+        let s = app.snapshot();
+        s.layout_file.as_ref() == Some(&saved) && !s.layout_fitted && !s.zones.is_empty()
+    });
     let _ = std::fs::remove_dir_all(&dir);
 }

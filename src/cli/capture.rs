@@ -87,6 +87,7 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
         claims,
         names: args.names.clone(),
         layout: args.layout.clone(),
+        data_dir: None,
     };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,

@@ -145,6 +145,12 @@ impl OmphalaSession {
         self.say(events, at);
     }
 
+    /// Says something on the referee's behalf (the window's own doings, such as a file saved).
+    pub fn note(&mut self, text: String) {
+        let at = self.last_at;
+        self.say(vec![RefereeEvent::Note { text, at }], at);
+    }
+
     /// The players stop here: the game is scored as it stands.
     pub fn end_by_agreement(&mut self) {
         if self.referee.state().is_over() {

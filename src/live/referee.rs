@@ -29,6 +29,8 @@ pub struct LiveReferee {
     pub error: Option<String>,
     /// The round cards of the last frame (a mini-game).
     pub round_cards: Vec<RoundCard>,
+    /// The layout file the game uses, if one.
+    pub layout_file: Option<std::path::PathBuf>,
 }
 
 impl LiveReferee {
@@ -42,6 +44,7 @@ impl LiveReferee {
             finished: None,
             error: None,
             round_cards: Vec::new(),
+            layout_file: None,
         };
         match game {
             LiveGame::Omphala { names, layout, journal } => {
@@ -94,8 +97,12 @@ impl LiveReferee {
     /// The layout file's layout; one that cannot be read is said, and the standard layout is
     /// fitted to the deal instead.
     fn load_layout(&mut self, path: Option<&Path>) -> Option<TableLayout> {
-        match TableLayout::load(path?) {
-            Ok(layout) => Some(layout),
+        let path = path?;
+        match TableLayout::load(path) {
+            Ok(layout) => {
+                self.layout_file = Some(path.to_path_buf());
+                Some(layout)
+            }
             Err(e) => {
                 self.error = Some(format!("{e}; the standard layout is fitted to the deal instead"));
                 None
@@ -139,11 +146,31 @@ impl LiveReferee {
     pub fn end_game(&mut self) {
         let Some(session) = &mut self.session else { return };
         session.end_by_agreement();
-        let standings =
-            session.referee().state().standings().map_or_else(Vec::new, |s| {
-                crate::rules::omphala::replay::standings_lines(session.referee().state(), s)
-            });
+        // A tie-break still waiting for reveals is said as such: the demo moves on without it.
+        let state = session.referee().state();
+        let standings = state.standings().map_or_else(
+            || vec![crate::rules::omphala::replay::progress_line(state)],
+            |s| crate::rules::omphala::replay::standings_lines(state, s),
+        );
         self.finished = Some(Finished { names: self.names.clone(), standings });
+    }
+
+    /// Writes the layout in use to `path` (the table calibrated from the deal), saying so.
+    fn save_layout(&mut self, path: &Path) {
+        let Some(session) = &mut self.session else { return };
+        let Some(layout) = session.watch().layout().cloned() else {
+            session.note("no layout to save yet: it is fitted once a deal lies on the table".into());
+            return;
+        };
+        let written =
+            path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(path, layout.to_toml()));
+        match written {
+            Ok(()) => {
+                session.note(format!("the table layout is saved in {}", path.display()));
+                self.layout_file = Some(path.to_path_buf());
+            }
+            Err(e) => session.note(format!("{}: cannot save the layout: {e}", path.display())),
+        }
     }
 
     /// Referees one frame: the demo's game followed, the table watched, the view ruled on.
@@ -179,6 +206,7 @@ impl LiveReferee {
                 Some(minigame) => minigame.finish(),
                 None => self.end_game(),
             },
+            Order::SaveLayout(path) => self.save_layout(&path),
             Order::Reveal { player, position, card } => {
                 if let Some(session) = &mut self.session {
                     session.reveal_by_hand(player, position, &card);

@@ -72,6 +72,8 @@ pub enum Order {
         position: usize,
         card: String,
     },
+    /// Write the table layout in use (fitted to the deal) to this file.
+    SaveLayout(PathBuf),
     NewGame(LiveGame),
 }
 
@@ -108,6 +110,9 @@ pub struct Snapshot {
     pub error: Option<String>,
     /// The mini-game being refereed, if it is one.
     pub minigame: Option<MiniGameView>,
+    /// Where the layout in use came from: fitted to the deal here, or this file.
+    pub layout_fitted: bool,
+    pub layout_file: Option<PathBuf>,
 }
 
 /// What the window shows of a mini-game.
@@ -296,6 +301,8 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
             .or_else(|| session.and_then(|s| s.journal_error().map(String::from)))
             .or_else(|| current.minigame.as_ref().and_then(|m| m.journal_error().map(String::from))),
         minigame: current.minigame.as_ref().map(|m| minigame_view(m, &current.round_cards)),
+        layout_fitted: session.is_some_and(|s| s.watch().fitted()),
+        layout_file: current.layout_file.clone(),
     }
 }
 

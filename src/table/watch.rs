@@ -32,6 +32,8 @@ pub struct TableWatch {
     settler: Settler,
     fps: f64,
     layout: Option<TableLayout>,
+    /// The layout was fitted to the deal here (not given).
+    fitted: bool,
     players: usize,
     /// Each frame is a still photo of the table (a folder of photos): it counts as settled alone.
     stills: bool,
@@ -49,6 +51,7 @@ impl TableWatch {
             settler: Settler::new(SettleConfig::for_fps(fps)),
             fps,
             layout,
+            fitted: false,
             players,
             stills,
             given_at: f64::NEG_INFINITY,
@@ -59,6 +62,11 @@ impl TableWatch {
     /// The layout in use: the one given, or the one fitted to the deal (`None` before the deal).
     pub fn layout(&self) -> Option<&TableLayout> {
         self.layout.as_ref()
+    }
+
+    /// Whether the layout in use was fitted to the deal (rather than given).
+    pub fn fitted(&self) -> bool {
+        self.fitted
     }
 
     /// Detects, places and settles one frame taken `time_secs` after the source started.
@@ -108,6 +116,7 @@ impl TableWatch {
             && let Ok(learnt) = learn_layout(detections, self.players)
         {
             self.layout = Some(learnt);
+            self.fitted = true;
             self.settler = Settler::new(SettleConfig::for_fps(self.fps));
         }
     }

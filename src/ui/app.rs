@@ -34,6 +34,8 @@ pub struct StartOptions {
     pub names: Vec<String>,
     /// The table's layout file (else as last time).
     pub layout: Option<PathBuf>,
+    /// Where journals and layouts are kept (else the app's data folder).
+    pub data_dir: Option<PathBuf>,
 }
 
 /// Something the user asked for while the UI was drawn.
@@ -62,6 +64,8 @@ pub enum UiCommand {
     },
     /// The claim being typed is dropped.
     CancelClaim,
+    /// Keep the layout fitted to the deal as this table's layout file.
+    SaveLayout,
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
     Reveal {
         player: usize,
@@ -86,6 +90,8 @@ pub struct RefereeApp {
     claim: Option<ClaimDraft>,
     /// A card code typed for a reveal the camera cannot read.
     typed_card: String,
+    /// Where journals and layouts are kept.
+    data_dir: PathBuf,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -116,7 +122,9 @@ impl RefereeApp {
             let (summary, over) = journal_summary(path)?;
             (!over).then(|| (path.clone(), summary))
         });
-        let (mut game, journal) = live_game(&source, &settings);
+        let data_dir =
+            start.data_dir.clone().or_else(|| eframe::storage_dir(super::APP_ID)).unwrap_or_else(std::env::temp_dir);
+        let (mut game, journal) = live_game(&source, &settings, &data_dir);
         if let LiveGame::MiniGame { claims, .. } = &mut game {
             *claims = start.claims;
         }
@@ -133,6 +141,7 @@ impl RefereeApp {
             shooter: start.screenshot.map(super::screenshot::Shooter::new),
             claim: None,
             typed_card: String::new(),
+            data_dir,
             settings,
             source,
             worker,
@@ -194,6 +203,11 @@ impl RefereeApp {
                 self.referee.order(Order::Claim { seat, called, ms });
             }
             UiCommand::CancelClaim => self.claim = None,
+            UiCommand::SaveLayout => {
+                let path = self.data_dir.join("layouts").join(format!("table-{}.toml", unix_secs()));
+                self.referee.order(Order::SaveLayout(path.clone()));
+                self.settings.layout = Some(path);
+            }
             UiCommand::Reveal { player, position, card } => {
                 self.referee.order(Order::Reveal { player, position, card })
             }
@@ -214,7 +228,7 @@ impl RefereeApp {
 impl RefereeApp {
     fn new_game(&mut self) {
         self.remember_journal();
-        let (game, journal) = live_game(&self.source, &self.settings);
+        let (game, journal) = live_game(&self.source, &self.settings, &self.data_dir);
         self.referee.order(Order::NewGame(game));
         self.journal = journal;
     }
@@ -272,14 +286,14 @@ fn spawn_referee(ctx: &egui::Context, game: LiveGame) -> RefereeWorker {
 
 /// The demo table referees its own scripted games; any other source is a real table with the
 /// seats and names set, journalled in a new file (returned).
-fn live_game(source: &SourceSpec, settings: &Settings) -> (LiveGame, Option<PathBuf>) {
+fn live_game(source: &SourceSpec, settings: &Settings, data_dir: &std::path::Path) -> (LiveGame, Option<PathBuf>) {
     match source {
         SourceSpec::Demo => {
             (LiveGame::Demo { width: settings.capture.width as i32, height: settings.capture.height as i32 }, None)
         }
         _ => match GameKind::from_code(&settings.game) {
             Some(kind) => {
-                let journal = new_journal_path(kind.code());
+                let journal = new_journal_path(data_dir, kind.code());
                 let game = LiveGame::MiniGame {
                     kind,
                     names: settings.seat_names(),
@@ -292,7 +306,7 @@ fn live_game(source: &SourceSpec, settings: &Settings) -> (LiveGame, Option<Path
                 (game, None)
             }
             None => {
-                let journal = new_journal_path("omphala");
+                let journal = new_journal_path(data_dir, "omphala");
                 let layout = settings.layout.clone();
                 (LiveGame::Omphala { names: settings.seat_names(), layout, journal: journal.clone() }, journal)
             }
@@ -301,11 +315,14 @@ fn live_game(source: &SourceSpec, settings: &Settings) -> (LiveGame, Option<Path
 }
 
 /// A new journal file in the app's data folder, named by the time the game started.
-fn new_journal_path(game: &str) -> Option<PathBuf> {
-    let dir = eframe::storage_dir(super::APP_ID).unwrap_or_else(std::env::temp_dir).join("journals");
+fn new_journal_path(data_dir: &std::path::Path, game: &str) -> Option<PathBuf> {
+    let dir = data_dir.join("journals");
     std::fs::create_dir_all(&dir).ok()?;
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    Some(dir.join(format!("{game}-{secs}.jsonl")))
+    Some(dir.join(format!("{game}-{}.jsonl", unix_secs())))
+}
+
+fn unix_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// Large type: everything drawn half as large again, readable from the table.

@@ -38,6 +38,7 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String) -> 
             ui.label("waiting for the referee…");
         }
     }
+    commands.extend(layout_line(ui, snapshot));
     ui.horizontal(|ui| {
         if ui.button("End game by agreement").on_hover_text("Score the game as it stands").clicked() {
             commands.push(UiCommand::EndByAgreement);
@@ -154,4 +155,23 @@ fn battle_lines(state: &GameState, battle: &TieBreakState) -> Vec<String> {
             format!("Position {}: {}; {result}", step.position + 1, shown.join(" vs "))
         })
         .collect()
+}
+
+/// Where the seats' rows come from; a layout fitted to the deal can be kept for this table.
+fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        match (&snapshot.layout_file, snapshot.layout_fitted) {
+            (Some(path), _) => ui.weak(format!("layout: {}", path.display())),
+            (None, true) => ui.weak("layout: fitted to the deal"),
+            (None, false) => ui.weak("layout: fitted once a deal lies on the table"),
+        };
+        if snapshot.layout_fitted
+            && snapshot.layout_file.is_none()
+            && ui.button("Save layout").on_hover_text("Keep this table's layout for the next games").clicked()
+        {
+            commands.push(UiCommand::SaveLayout);
+        }
+    });
+    commands
 }
