@@ -399,7 +399,7 @@ fn demo(args: &DemoArgs, input: &InputArgs) -> ExitCode {
     };
     let mut live = LiveReferee::start(LiveGame::Demo { width: options.width as i32, height: options.height as i32 });
     let mut said = 0;
-    let mut title = String::new();
+    let mut game = None;
     let frames = (args.seconds * crate::render::demo::FPS).ceil() as u64;
     for _ in 0..frames {
         let frame = match source.next_frame() {
@@ -408,12 +408,12 @@ fn demo(args: &DemoArgs, input: &InputArgs) -> ExitCode {
             Err(e) => return bad_input(e),
         };
         live.push(&frame);
-        if live.title != title {
-            if let Some(finished) = live.finished.as_ref().filter(|_| !title.is_empty()) {
+        if live.demo_game() != game {
+            if let Some(finished) = live.finished.as_ref().filter(|_| game.is_some()) {
                 println!("{}", serde_json::json!({"event": "game_over", "standings": finished.standings}));
             }
-            title = live.title.clone();
-            eprintln!("# frame {}: {title}", frame.index);
+            game = live.demo_game();
+            eprintln!("# frame {}: {}", frame.index, live.title);
             said = 0;
         }
         let log = live.session.as_ref().map_or(&[][..], |s| s.log());

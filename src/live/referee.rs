@@ -155,6 +155,11 @@ impl LiveReferee {
         self.finished = Some(Finished { names: self.names.clone(), standings });
     }
 
+    /// Which game of the demo's loop is refereed (`None` off the demo).
+    pub fn demo_game(&self) -> Option<usize> {
+        self.demo.as_ref().map(|(_, playing)| *playing)
+    }
+
     /// Writes the layout in use to `path` (the table calibrated from the deal), saying so.
     fn save_layout(&mut self, path: &Path) {
         let Some(session) = &mut self.session else { return };
