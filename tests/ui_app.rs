@@ -134,7 +134,7 @@ fn the_demo_game_is_refereed_on_screen() {
 }
 
 /// A game journalled at a real table is offered for resuming; a click goes on with it: its seats
-/// and committed deal are back on the panel.
+/// and committed deal are back on the panel; a ruling not meant is undone by a click.
 #[test]
 fn the_last_journalled_game_is_resumed_by_a_click() {
     let dir = std::env::temp_dir().join(format!("ui-resume-{}", std::process::id()));
@@ -150,6 +150,7 @@ fn the_last_journalled_game_is_resumed_by_a_click() {
         source: Some(SourceSpec::File(dir.join("no-camera-here.mp4"))),
         capture: Some(CaptureOptions { width: 640, height: 360, fps: 30 }),
         resume: Some(journal.clone()),
+        data_dir: Some(dir.clone()),
         ..StartOptions::default()
     };
     let mut harness =
@@ -165,6 +166,18 @@ fn the_last_journalled_game_is_resumed_by_a_click() {
     assert!(snapshot.title.contains("resumed"), "{}", snapshot.title);
     assert!(harness.query_all_by_label_contains("Ann — Front Row").count() >= 1, "Ann's rows are not on the panel");
     assert!(harness.query_all_by_label_contains("2C").count() >= 1, "the deal's cards are not on the panel");
+    // "Ann draw" was not meant: undone by a click, and the journal says so for the next resume.
+    harness.get_by_label("Undo last ruling").click();
+    step_until(&mut harness, "undone", Duration::from_secs(30), "the last ruling was not undone", |app| {
+        app.snapshot()
+            .log
+            .iter()
+            .any(|s| matches!(&s.event, RefereeEvent::Note { text, .. } if text.starts_with("undone")))
+    });
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert_eq!(state.turn.actions_used, 0, "the draw is still counted");
+    let resumed = card_referee::referee::journal::read(&journal).unwrap();
+    assert_eq!(resumed.inputs.len(), 1, "the journal still holds the undone draw");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

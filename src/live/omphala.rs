@@ -145,6 +145,17 @@ impl OmphalaSession {
         self.say(events, at);
     }
 
+    /// Withdraws the last committed ruling (journalled, so a resume withdraws it too).
+    pub fn undo(&mut self) {
+        let at = self.last_at;
+        self.question = None;
+        let (events, lines) = self.referee.undo(at);
+        if !lines.is_empty() {
+            self.append(&Entry::Undo { lines: lines.len() });
+        }
+        self.say(events, at);
+    }
+
     /// Says something on the referee's behalf (the window's own doings, such as a file saved).
     pub fn note(&mut self, text: String) {
         let at = self.last_at;

@@ -212,6 +212,11 @@ impl LiveReferee {
                 None => self.end_game(),
             },
             Order::SaveLayout(path) => self.save_layout(&path),
+            Order::Undo => {
+                if let Some(session) = &mut self.session {
+                    session.undo();
+                }
+            }
             Order::Reveal { player, position, card } => {
                 if let Some(session) = &mut self.session {
                     session.reveal_by_hand(player, position, &card);

@@ -72,6 +72,8 @@ pub enum Order {
         position: usize,
         card: String,
     },
+    /// Withdraw the last committed ruling.
+    Undo,
     /// Write the table layout in use (fitted to the deal) to this file.
     SaveLayout(PathBuf),
     NewGame(LiveGame),

@@ -32,6 +32,8 @@ pub enum Entry {
     Said { event: serde_json::Value },
     /// The last frame of the source that was ruled on (a video source resumes after it).
     Frame { frame: u64 },
+    /// The operator withdrew the last committed input: its record lines, counted from the end.
+    Undo { lines: usize },
 }
 
 /// What a journal holds, read back.
@@ -142,6 +144,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
                 frame = Some(f);
             }
             Entry::Frame { frame: f } => frame = Some(f),
+            Entry::Undo { lines } => record_lines.truncate(record_lines.len().saturating_sub(lines)),
             Entry::Said { .. } => {}
         }
     }

@@ -66,6 +66,8 @@ pub enum UiCommand {
     CancelClaim,
     /// Keep the layout fitted to the deal as this table's layout file.
     SaveLayout,
+    /// Withdraw the last committed ruling.
+    Undo,
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
     Reveal {
         player: usize,
@@ -203,6 +205,7 @@ impl RefereeApp {
                 self.referee.order(Order::Claim { seat, called, ms });
             }
             UiCommand::CancelClaim => self.claim = None,
+            UiCommand::Undo => self.referee.order(Order::Undo),
             UiCommand::SaveLayout => {
                 let path = self.data_dir.join("layouts").join(format!("table-{}.toml", unix_secs()));
                 self.referee.order(Order::SaveLayout(path.clone()));
@@ -330,8 +333,8 @@ fn apply_look(ctx: &egui::Context, settings: &Settings) {
     ctx.set_zoom_factor(if settings.large_type { 1.5 } else { 1.0 });
 }
 
-/// Keys for what is done often: Ctrl+N a new game, Ctrl+E end by agreement, 1–9 the answers
-/// of an open question.
+/// Keys for what is done often: Ctrl+N a new game, Ctrl+E end by agreement, Ctrl+Z undo the last
+/// ruling (a mini-game's claim keys are in `claim_keys`).
 fn shortcuts(ctx: &egui::Context) -> Vec<UiCommand> {
     ctx.input_mut(|input| {
         let mut commands = Vec::new();
@@ -340,6 +343,9 @@ fn shortcuts(ctx: &egui::Context) -> Vec<UiCommand> {
         }
         if input.consume_key(egui::Modifiers::COMMAND, egui::Key::E) {
             commands.push(UiCommand::EndByAgreement);
+        }
+        if input.consume_key(egui::Modifiers::COMMAND, egui::Key::Z) {
+            commands.push(UiCommand::Undo);
         }
         commands
     })

@@ -40,8 +40,11 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String) -> 
     }
     commands.extend(layout_line(ui, snapshot));
     ui.horizontal(|ui| {
-        if ui.button("End game by agreement").on_hover_text("Score the game as it stands").clicked() {
+        if ui.button("End game by agreement").on_hover_text("Score the game as it stands (Ctrl+E)").clicked() {
             commands.push(UiCommand::EndByAgreement);
+        }
+        if ui.button("Undo last ruling").on_hover_text("Withdraw the last committed ruling (Ctrl+Z)").clicked() {
+            commands.push(UiCommand::Undo);
         }
     });
     if let Some(finished) = &snapshot.finished

@@ -237,6 +237,23 @@ impl OmphalaReferee {
         out
     }
 
+    /// The operator withdraws the last committed input (a ruling the table did not mean): the
+    /// game goes back to before it and the table is explained afresh. Returns what was said and
+    /// the withdrawn input's record lines.
+    pub fn undo(&mut self, at: Moment) -> (Vec<RefereeEvent>, Vec<String>) {
+        let Some(input) = self.record.last().cloned() else {
+            return (vec![RefereeEvent::Note { text: "nothing to undo".into(), at }], Vec::new());
+        };
+        let lines = input_lines(&self.names, &input);
+        let kept = &self.record[..self.record.len() - 1];
+        let options = self.committed.options;
+        match OmphalaReferee::resume(self.names.clone(), options, self.config.clone(), kept) {
+            Ok(before) => *self = before,
+            Err(e) => return (vec![RefereeEvent::Note { text: format!("cannot undo: {e}"), at }], Vec::new()),
+        }
+        (vec![RefereeEvent::Note { text: format!("undone: {}", lines.join(" / ")), at }], lines)
+    }
+
     /// An observation the operator enters by hand, one the camera could not read (a tie-break
     /// reveal read from the card in a player's hand, a card that would not read): ruled on by
     /// the engine and committed like a seen one. Refused while explanations disagree.
