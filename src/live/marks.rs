@@ -4,7 +4,8 @@
 use crate::render::geometry::Pt;
 use crate::render::scene::CARD_MM;
 use crate::table::layout::{ROW_SLOTS, SLOT_MM};
-use crate::table::{Row, TableLayout};
+use crate::table::settle::cards_of;
+use crate::table::{Place, Row, TableLayout, TableView};
 use crate::vision::cards::{CardDetection, Face};
 
 /// How a card was read.
@@ -49,6 +50,57 @@ pub fn card_marks(detections: &[CardDetection]) -> Vec<CardMark> {
             Some(CardMark { quad, kind, label })
         })
         .collect()
+}
+
+/// Where a card lies for `moves`: a seat and whether its Front Row, and whether on the discard
+/// pile.
+type Lies = (Option<(usize, bool)>, bool);
+
+/// What the last ruled move moved, table millimetres: each card the table showed before and
+/// shows in another row or pile now (followed by what it was last read as, face up or down),
+/// and each card that came out of the deck (from the deck's place).
+pub fn moves(before: &TableView, after: &TableView, layout: &TableLayout) -> Vec<(Pt, Pt)> {
+    // Where a card lies, as far as a move goes: a seat's row, the discard pile, loose. A card
+    // shifted along its row (a neighbour left) has not moved.
+    let known = |view: &TableView| -> Vec<(crate::cards::Card, Pt, Lies)> {
+        cards_of(view)
+            .into_iter()
+            .filter_map(|(place, c)| {
+                let row = match place {
+                    Place::Seat { seat, row, .. } => Some((seat, row == crate::table::settle::RowName::Front)),
+                    _ => None,
+                };
+                Some((c.card?, c.centre, (row, place == Place::Discard)))
+            })
+            .collect()
+    };
+    let (old, new) = (known(before), known(after));
+    let mut out = Vec::new();
+    for (card, to, at) in &new {
+        match old.iter().find(|(c, _, _)| c == card) {
+            Some((_, from, was)) if was != at => out.push((*from, *to)),
+            Some(_) => {}
+            None if before.deck => out.push((layout.deck.centre, *to)),
+            None => {}
+        }
+    }
+    // A card gone under the discard pile's new top: from where it lay to the pile.
+    for (card, from, on_discard) in &old {
+        if !on_discard.1 && !new.iter().any(|(c, _, _)| c == card) && after.discard.is_some() {
+            out.push((*from, layout.discard.centre));
+        }
+    }
+    out
+}
+
+/// Moves projected into the image, pixels.
+pub fn move_marks(moves: &[(Pt, Pt)], layout: &TableLayout) -> Vec<[[f32; 2]; 2]> {
+    let Some(to_image) = layout.image_to_table().inverse() else { return Vec::new() };
+    let px = |p: Pt| {
+        let q = to_image.apply(p);
+        [q.x as f32, q.y as f32]
+    };
+    moves.iter().map(|(a, b)| [px(*a), px(*b)]).collect()
 }
 
 /// Each seat's Front and Back Row and the two piles, projected into the image. Empty when the
@@ -101,6 +153,39 @@ fn row_outline(row: &Row) -> Vec<Pt> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::{CardView, EntityView, SeatView};
+
+    #[test]
+    fn a_card_moved_to_another_row_and_a_card_drawn_are_arrows() {
+        let layout = TableLayout::standard(2);
+        let card = |code: &str| code.parse().expect("a card");
+        let at = |x: f64, y: f64| Pt::new(x, y);
+        let seat = |cards: Vec<CardView>| SeatView {
+            front: Vec::new(),
+            back: cards.into_iter().map(EntityView::single).collect(),
+        };
+        let before = TableView {
+            seats: vec![seat(vec![CardView::up(card("9S"), at(0.0, 100.0))]), seat(Vec::new())],
+            deck: true,
+            ..TableView::default()
+        };
+        // The 9S stolen into the other seat's row; the 2H drawn.
+        let after = TableView {
+            seats: vec![
+                seat(vec![CardView::up(card("2H"), at(272.0, 100.0))]),
+                seat(vec![CardView::up(card("9S"), at(200.0, -100.0))]),
+            ],
+            deck: true,
+            ..TableView::default()
+        };
+        let found = moves(&before, &after, &layout);
+        assert_eq!(found, [(layout.deck.centre, at(272.0, 100.0)), (at(0.0, 100.0), at(200.0, -100.0))]);
+        assert!(moves(&after, &after, &layout).is_empty(), "a still table moved");
+        // A card shifted along its own row (a neighbour left) has not moved.
+        let mut shifted = before.clone();
+        shifted.seats[0].back[0].base.centre = at(72.0, 100.0);
+        assert!(moves(&before, &shifted, &layout).is_empty(), "a shift along the row is a move");
+    }
 
     #[test]
     fn the_standard_layout_gives_two_rows_a_seat_and_two_piles() {

@@ -10,9 +10,10 @@ use crate::capture::Frame;
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
+use crate::render::geometry::Pt;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::{Observation, RuleOptions};
-use crate::table::{TableLayout, TableWatch, Watched};
+use crate::table::{TableLayout, TableView, TableWatch, Watched};
 use crate::vision::cards::CardDetector;
 
 /// Most things said kept for the screen (the journal keeps them all).
@@ -36,6 +37,9 @@ pub struct OmphalaSession {
     question: Option<Vec<String>>,
     last_at: Moment,
     journal: Option<Journal>,
+    /// The view the last ruled move was seen on, and what that move moved (table millimetres).
+    ruled_view: Option<TableView>,
+    last_moves: Vec<(Pt, Pt)>,
     /// The journal could not be written: said once on screen, the game goes on.
     journal_error: Option<String>,
 }
@@ -58,6 +62,8 @@ impl OmphalaSession {
             question: None,
             last_at: Moment::default(),
             journal: None,
+            ruled_view: None,
+            last_moves: Vec::new(),
             journal_error: None,
         })
     }
@@ -119,6 +125,9 @@ impl OmphalaSession {
             let at = Moment { frame: watched.frame, ms: watched.ms };
             self.last_at = at;
             let events = self.referee.observe(view, at);
+            if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
+                self.note_moves(view);
+            }
             self.say(events, at);
         }
         Ok(watched)
@@ -154,6 +163,18 @@ impl OmphalaSession {
             self.append(&Entry::Undo { lines: lines.len() });
         }
         self.say(events, at);
+    }
+
+    /// What the last ruled move moved, table millimetres (arrows on the screen).
+    pub fn last_moves(&self) -> &[(Pt, Pt)] {
+        &self.last_moves
+    }
+
+    fn note_moves(&mut self, view: &TableView) {
+        if let (Some(before), Some(layout)) = (&self.ruled_view, self.watch.layout()) {
+            self.last_moves = crate::live::marks::moves(before, view, layout);
+        }
+        self.ruled_view = Some(view.clone());
     }
 
     /// Says something on the referee's behalf (the window's own doings, such as a file saved).
@@ -226,8 +247,7 @@ impl OmphalaSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::geometry::Pt;
-    use crate::table::{CardView, EntityView, SeatView, TableView};
+    use crate::table::{CardView, EntityView, SeatView};
 
     /// The deal of two seats as the table shows it once dealt.
     fn dealt() -> TableView {

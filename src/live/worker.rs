@@ -112,7 +112,12 @@ pub struct Snapshot {
     pub error: Option<String>,
     /// The mini-game being refereed, if it is one.
     pub minigame: Option<MiniGameView>,
-    /// Where the layout in use came from: fitted to the deal here, or this file.
+    /// What the last ruled move moved: arrows from where each card was to where it went, image
+    /// pixels.
+    pub arrows: Vec<[[f32; 2]; 2]>,
+    /// Where the layout in use came from: fitted to the deal here, or this file (neither: the
+    /// demo's known camera, when `layout_ready`).
+    pub layout_ready: bool,
     pub layout_fitted: bool,
     pub layout_file: Option<PathBuf>,
 }
@@ -303,6 +308,10 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
             .or_else(|| session.and_then(|s| s.journal_error().map(String::from)))
             .or_else(|| current.minigame.as_ref().and_then(|m| m.journal_error().map(String::from))),
         minigame: current.minigame.as_ref().map(|m| minigame_view(m, &current.round_cards)),
+        arrows: session
+            .and_then(|s| Some(super::marks::move_marks(s.last_moves(), s.watch().layout()?)))
+            .unwrap_or_default(),
+        layout_ready: session.is_some_and(|s| s.watch().layout().is_some()),
         layout_fitted: session.is_some_and(|s| s.watch().fitted()),
         layout_file: current.layout_file.clone(),
     }

@@ -164,10 +164,11 @@ fn battle_lines(state: &GameState, battle: &TieBreakState) -> Vec<String> {
 fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
-        match (&snapshot.layout_file, snapshot.layout_fitted) {
-            (Some(path), _) => ui.weak(format!("layout: {}", path.display())),
-            (None, true) => ui.weak("layout: fitted to the deal"),
-            (None, false) => ui.weak("layout: fitted once a deal lies on the table"),
+        match (&snapshot.layout_file, snapshot.layout_fitted, snapshot.layout_ready) {
+            (Some(path), _, _) => ui.weak(format!("layout: {}", path.display())),
+            (None, true, _) => ui.weak("layout: fitted to the deal"),
+            (None, false, true) => ui.weak("layout: the demo table's camera"),
+            (None, false, false) => ui.weak("layout: fitted once a deal lies on the table"),
         };
         if snapshot.layout_fitted
             && snapshot.layout_file.is_none()

@@ -1,5 +1,6 @@
 //! Drawn over the live image: each seat's rows and the piles, each card found (green: read,
-//! blue: face down, orange: face up but unread) with its label.
+//! blue: face down, orange: face up but unread) with its label, and the last ruled move as
+//! arrows from where each card was to where it went.
 
 use egui::{Color32, Pos2, Rect, Stroke};
 
@@ -9,6 +10,7 @@ use crate::live::marks::CardKind;
 const READ: Color32 = Color32::from_rgb(80, 210, 120);
 const DOWN: Color32 = Color32::from_rgb(90, 150, 255);
 const UNREAD: Color32 = Color32::from_rgb(255, 160, 40);
+const ARROW: Color32 = Color32::from_rgb(255, 220, 60);
 const ZONE: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 110);
 
 /// Draws the snapshot's marks over the image shown at `shown` (image pixels scaled to it).
@@ -28,6 +30,10 @@ pub fn draw(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
         if let Some(first) = points.first() {
             painter.text(*first, egui::Align2::LEFT_BOTTOM, &zone.label, egui::FontId::proportional(11.0), ZONE);
         }
+    }
+    for [from, to] in &snapshot.arrows {
+        let (a, b) = (to_screen(*from), to_screen(*to));
+        painter.arrow(a, b - a, Stroke::new(4.0, ARROW));
     }
     for card in &snapshot.cards {
         let colour = match card.kind {
