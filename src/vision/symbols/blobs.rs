@@ -47,11 +47,12 @@ pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
         return Ok(Vec::new());
     }
     let levels = levels(src, &disc);
-    let mut balanced = vec![0u8; n * n * 3];
-    for (i, v) in balanced.iter_mut().enumerate() {
-        let (b, g) = levels[i % 3];
-        *v = ((src[i] as f32 - b) * g).clamp(0.0, 255.0) as u8;
-    }
+    // Each channel's 256 levels looked up, not computed per pixel.
+    let table: [[u8; 256]; 3] = std::array::from_fn(|c| {
+        let (b, g) = levels[c];
+        std::array::from_fn(|v| ((v as f32 - b) * g).clamp(0.0, 255.0) as u8)
+    });
+    let balanced: Vec<u8> = src.iter().enumerate().map(|(i, &v)| table[i % 3][usize::from(v)]).collect();
     let src = &balanced[..];
     let mut ink = Mat::new_rows_cols_with_default(CANON, CANON, core::CV_8UC1, Scalar::all(0.0))?;
     {
