@@ -636,4 +636,42 @@ mod tests {
         assert_eq!(outcome, Outcome::Right, "{message}");
         assert!(message.contains(&format!("card {d}")), "{message}");
     }
+
+    /// Hot Potato with 3 players: P1 gives their card to P2, and for one frame the card half
+    /// lifted is misread as another. P1's pile is empty afterwards, not covered: a later claim is
+    /// judged at once.
+    #[test]
+    fn a_card_misread_for_a_frame_does_not_make_an_emptied_pile_look_covered() {
+        let deck = cipher_deck();
+        let ids: Vec<CardId> = deck.cards().iter().map(|c| c.id).take(4).collect();
+        let (a, b, c, misread) = (ids[0], ids[1], ids[2], ids[3]);
+        let name = |x, y| deck.symbol_name(deck.shared_symbol(x, y).unwrap()).to_string();
+        let (give, later) = (name(a, b), name(c, a));
+        let dealt = [card(a, 640.0, 600.0), card(b, 300.0, 200.0), card(c, 980.0, 200.0)];
+        let map = PileMap::learn(GameKind::HotPotato, 3, &dealt).unwrap();
+        let at = |place| map.piles.iter().find(|p| p.place == place).unwrap().center;
+        let (s0, s1, s2) = (at(PlaceName::Seat(0)), at(PlaceName::Seat(1)), at(PlaceName::Seat(2)));
+        let names: Vec<String> = (1..=3).map(|k| format!("P{k}")).collect();
+        let mut referee = MiniGameReferee::new(GameKind::HotPotato, deck, names, MiniGameOptions::default());
+        let on = |id, p: (f32, f32)| card(id, p.0, p.1);
+        referee.claim(SeatClaim { ms: 1000, seat: 0, called: give, target: Some(1) });
+        referee.claim(SeatClaim { ms: 3000, seat: 2, called: later, target: Some(1) });
+        let mut judged_at = None;
+        for k in 0..=40u64 {
+            let ms = k * 100;
+            let cards = match ms {
+                0..=1000 => vec![on(a, s0), on(b, s1), on(c, s2)],
+                1100 => vec![on(misread, s0), on(b, s1), on(c, s2)],
+                // Carried between the piles, then laid on P2's.
+                1200..=1500 => vec![on(a, (640.0, 400.0)), on(b, s1), on(c, s2)],
+                _ => vec![on(a, s1), on(c, s2)],
+            };
+            let events = referee.observe(k, ms, &cards);
+            if let Some((outcome, message)) = verdict_at(&events, 3000) {
+                assert_eq!(outcome, Outcome::Right, "{message}");
+                judged_at = Some(ms);
+            }
+        }
+        assert_eq!(judged_at, Some(3000), "judged on the frame of its moment");
+    }
 }
