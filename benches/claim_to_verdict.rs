@@ -4,7 +4,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
-use card_referee::referee::minigame::{MiniGameOptions, MiniGameReferee, SeatClaim};
+use card_referee::referee::minigame::{Event, MiniGameOptions, MiniGameReferee, SeatClaim};
 use card_referee::render::match_video::{FilmRenderer, MatchOptions, films};
 use card_referee::symbols::cipher::cipher_deck;
 use card_referee::symbols::games::GameKind;
@@ -36,8 +36,22 @@ fn bench(c: &mut Criterion) {
             |mut referee| {
                 referee.claim(SeatClaim { ms: 1000, seat: 1, called: called.clone(), target: None });
                 let events = referee.observe(10, 1000, &recognizer.round_cards(&frame).unwrap());
-                assert!(!events.is_empty(), "the claim is judged on this frame");
+                let judged = events.iter().any(|e| matches!(e, Event::Verdict { ms: 1000, .. }));
+                assert!(judged, "the claim is judged on this frame");
                 events
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // The two parts apart: reading the frame, and the referee's ruling on cards already read.
+    c.bench_function("read_round_cards_1280x720", |b| b.iter(|| recognizer.round_cards(&frame).unwrap()));
+    let cards = recognizer.round_cards(&frame).unwrap();
+    c.bench_function("rule_on_read_cards", |b| {
+        b.iter_batched(
+            || settled.clone(),
+            |mut referee| {
+                referee.claim(SeatClaim { ms: 1000, seat: 1, called: called.clone(), target: None });
+                referee.observe(10, 1000, &cards)
             },
             BatchSize::SmallInput,
         )

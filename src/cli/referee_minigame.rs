@@ -44,6 +44,10 @@ pub struct MiniGameArgs {
     /// Cards counted against a player for each wrong call.
     #[arg(long, default_value_t = 0)]
     pub penalty: u32,
+    /// Read a video file no faster than it was filmed, as a camera would give it (files are
+    /// otherwise read as fast as they decode).
+    #[arg(long)]
+    pub realtime: bool,
 }
 
 pub fn run(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> ExitCode {
@@ -67,13 +71,14 @@ struct Out {
 }
 
 impl Out {
+    /// Journal first: whatever was said is in the journal, however the referee is stopped.
     fn say(&mut self, events: &[Event]) -> Result<(), String> {
         for event in events {
-            if !matches!(event, Event::Frame { .. }) {
-                println!("{}", event.to_json());
-            }
             if let Some(journal) = &mut self.journal {
                 journal.append_json(event)?;
+            }
+            if !matches!(event, Event::Frame { .. }) {
+                println!("{}", event.to_json());
             }
         }
         Ok(())
@@ -107,19 +112,26 @@ fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(),
     let fps = source.nominal_fps().unwrap_or(30.0);
     let resume_after = referee.last_frame();
     let mut last_ms = 0;
+    let mut pace = Pace::default();
     while let Some(frame) = source.next_frame().map_err(|e| e.to_string())? {
         let ms = frame.time.as_millis() as u64;
         last_ms = ms;
-        let cards = recognizer.round_cards(&frame.image).map_err(|e| format!("frame {}: {e}", frame.index))?;
+        let read = |frame: &capture::Frame| {
+            recognizer.round_cards(&frame.image).map_err(|e| format!("frame {}: {e}", frame.index))
+        };
         if let Some(done) = resume_after
             && frame.index <= done
         {
             // Seconds before the resume point rebuild the views the next claims need.
             if frame.index as f64 + 3.0 * fps > done as f64 {
-                referee.warm(frame.index, ms, &cards);
+                referee.warm(frame.index, ms, &read(&frame)?);
             }
             continue;
         }
+        if args.realtime {
+            pace.wait(frame.time);
+        }
+        let cards = read(&frame)?;
         for claim in claims.try_iter() {
             referee.claim(claim?);
         }
@@ -140,6 +152,20 @@ fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(),
         println!("# {line}");
     }
     Ok(())
+}
+
+/// Holds frames back to the pace they were filmed at, from the first frame ruled on.
+#[derive(Default)]
+struct Pace {
+    start: Option<(std::time::Instant, std::time::Duration)>,
+}
+
+impl Pace {
+    fn wait(&mut self, time: std::time::Duration) {
+        let (clock, first) = *self.start.get_or_insert((std::time::Instant::now(), time));
+        let due = clock + time.saturating_sub(first);
+        std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
+    }
 }
 
 fn check_same_game(event: &Event, referee: &MiniGameReferee, path: &Path) -> Result<(), String> {

@@ -40,13 +40,26 @@ pub struct MiniGameOptions {
     pub penalty: u32,
     /// How long the piles must stay the same for a view to count.
     pub quiet_ms: u64,
+    /// How long a view after a won exchange must stand to be judged on.
+    pub after_win_ms: u64,
+    /// How long after its time a claim waits for a covered pile to be seen again (or for a
+    /// view after a won exchange); then it is answered on what was seen, so that one pile
+    /// wrongly taken for covered holds up no other claim.
+    pub wait_ms: u64,
     /// The Well: play on for places after the first player has emptied their pile.
     pub well_places: bool,
 }
 
 impl Default for MiniGameOptions {
     fn default() -> Self {
-        MiniGameOptions { window_ms: 500, penalty: 0, quiet_ms: 250, well_places: false }
+        MiniGameOptions {
+            window_ms: 500,
+            penalty: 0,
+            quiet_ms: 250,
+            after_win_ms: 500,
+            wait_ms: 3000,
+            well_places: false,
+        }
     }
 }
 
@@ -177,9 +190,11 @@ impl MiniGameReferee {
     /// A frame seen again after a resume, before the journal's last frame: it only rebuilds the
     /// views that later claims are judged on.
     pub fn warm(&mut self, frame: u64, ms: u64, cards: &[RoundCard]) {
-        if let Some(piles) = &self.piles {
-            let tops = piles.tops(cards);
-            self.views.push(frame, ms, tops);
+        let Some(piles) = &self.piles else { return };
+        let mut tops = piles.tops(cards);
+        self.covered_not_empty(&mut tops);
+        if let Some(view) = self.views.push(frame, ms, tops).cloned() {
+            self.refilled(&view);
         }
     }
 
@@ -188,19 +203,27 @@ impl MiniGameReferee {
         let mut tops = piles.tops(cards);
         self.covered_not_empty(&mut tops);
         if let Some(view) = self.views.push(frame, ms, tops).cloned() {
+            self.refilled(&view);
             self.on_view(&view, said);
         }
         self.judge_ready(false, said);
     }
 
-    /// A pile no move has emptied is covered when nothing is seen on it; a new card on a pile a
-    /// move emptied means it is no longer empty.
-    fn covered_not_empty(&mut self, tops: &mut piles::FrameTops) {
+    /// A pile no move has emptied is covered when nothing is seen on it.
+    fn covered_not_empty(&self, tops: &mut piles::FrameTops) {
         for (place, top) in &mut tops.tops {
-            match *top {
-                Top::Empty if !self.may_empty.iter().any(|(p, _)| p == place) => *top = Top::Unread,
-                Top::Card(c) => self.may_empty.retain(|(p, moved)| p != place || *moved == c),
-                _ => {}
+            if *top == Top::Empty && !self.may_empty.iter().any(|(p, _)| p == place) {
+                *top = Top::Unread;
+            }
+        }
+    }
+
+    /// A new card settled on a pile a move emptied means it is no longer empty. (A settled view,
+    /// not a frame: a card half lifted by a hand is sometimes misread for a frame.)
+    fn refilled(&mut self, view: &View) {
+        for (place, top) in &view.tops {
+            if let Top::Card(c) = *top {
+                self.may_empty.retain(|(p, moved)| p != place || *moved == c);
             }
         }
     }
@@ -344,17 +367,19 @@ impl MiniGameReferee {
     fn judge_ready(&mut self, at_end: bool, said: &mut Vec<Event>) {
         while let Some(claim) = self.claims.first().cloned() {
             // A claim waits until the frame of its moment is seen, or the source has ended.
-            if !at_end && self.views.seen_until().is_none_or(|seen| seen < claim.ms) {
+            let seen = self.views.seen_until();
+            if !at_end && seen.is_none_or(|seen| seen < claim.ms) {
                 return;
             }
-            let Some(event) = self.judge(&claim, at_end) else { return };
+            let overdue = seen.is_some_and(|seen| seen >= claim.ms.saturating_add(self.options.wait_ms));
+            let Some(event) = self.judge(&claim, at_end || overdue) else { return };
             self.claims.remove(0);
             self.say(event, said);
         }
     }
 
     /// The verdict on one claim, or `None` while the view it needs is still to come.
-    fn judge(&self, claim: &SeatClaim, at_end: bool) -> Option<Event> {
+    fn judge(&self, claim: &SeatClaim, last_chance: bool) -> Option<Event> {
         let verdict = |outcome, compared, moves, view_ms, message| Event::Verdict {
             ms: claim.ms,
             seat: claim.seat,
@@ -398,8 +423,8 @@ impl MiniGameReferee {
                 return Some(verdict(Outcome::UnknownName, vec![], None, None, message));
             }
         };
-        let Some(view) = self.view_for(claim.ms) else {
-            if at_end {
+        let Some(view) = self.view_for(claim.ms, last_chance) else {
+            if last_chance {
                 return Some(verdict(Outcome::CannotSee, vec![], None, None, "no settled view of the piles".into()));
             }
             return None;
@@ -410,7 +435,7 @@ impl MiniGameReferee {
         for (place, top) in &view.tops {
             let top = match (top, self.views.bridge(view, *place)) {
                 (Top::Unread, Some(bridged)) => bridged,
-                (Top::Unread, None) if !at_end => return None,
+                (Top::Unread, None) if !last_chance => return None,
                 (top, _) => *top,
             };
             tops.push((*place, top));
@@ -425,8 +450,15 @@ impl MiniGameReferee {
         }
         let pairs: Vec<Pair> =
             open.iter().filter_map(|o| if let Open::Pair(p) = o { Some(*p) } else { None }).collect();
-        let unread: Vec<PlaceName> =
-            open.iter().filter_map(|o| if let Open::Unread(p) = o { Some(*p) } else { None }).collect();
+        let mut unread: Vec<PlaceName> = Vec::new();
+        for o in &open {
+            // (The claimer's own pile is in every pair of Hot Potato: name it once.)
+            if let Open::Unread(p) = o
+                && !unread.contains(p)
+            {
+                unread.push(*p);
+            }
+        }
         let shared: Vec<(Pair, SymbolId)> =
             pairs.iter().filter_map(|p| Some((*p, self.deck.shared_symbol(p.left.1, p.right.1)?))).collect();
         let compared: Vec<Compared> = shared.iter().map(|(p, s)| self.compared(p, *s)).collect();
@@ -464,12 +496,17 @@ impl MiniGameReferee {
 
     /// The view a claim at `ms` is judged on: the one standing then, unless its exchange was
     /// already won (the winner's hand was on its way), when it is the next view that differs.
-    fn view_for(&self, ms: u64) -> Option<&View> {
+    /// After a won exchange only views that stood [`MiniGameOptions::after_win_ms`] count: while
+    /// a hand moves a card, an arm lying still over the piles for a moment settles a view that is
+    /// not the table. On its last chance a claim takes the next view however long it stood.
+    fn view_for(&self, ms: u64, last_chance: bool) -> Option<&View> {
         let standing = self.views.at(ms)?;
-        match self.won {
-            Some((_, won_view)) if standing.since_ms <= won_view => self.views.after(won_view),
-            _ => Some(standing),
-        }
+        let Some((_, won_view)) = self.won else { return Some(standing) };
+        // The first view that may count: the standing one itself when it began after the win.
+        let from = if standing.since_ms <= won_view { won_view } else { standing.since_ms - 1 };
+        self.views
+            .after(from, self.options.after_win_ms)
+            .or_else(|| if last_chance { self.views.after(from, 0) } else { None })
     }
 
     fn compared(&self, pair: &Pair, shared: SymbolId) -> Compared {
@@ -551,5 +588,90 @@ impl MiniGameReferee {
         let event = Event::Frame { frame };
         self.apply(&event);
         event
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbols::cipher::cipher_deck;
+
+    fn card(id: CardId, x: f32, y: f32) -> RoundCard {
+        RoundCard { card: Some(id), center: (x, y), radius: 80.0, symbols: Vec::new() }
+    }
+
+    fn verdict_at(events: &[Event], at: u64) -> Option<(Outcome, String)> {
+        events.iter().find_map(|e| match e {
+            Event::Verdict { ms, outcome, message, .. } if *ms == at => Some((*outcome, message.clone())),
+            _ => None,
+        })
+    }
+
+    /// The Poisoned Gift with 2 players: after a right claim an arm lies still over the draw
+    /// pile and the claimer's pile for 300 ms while the card is carried; a claim made then is
+    /// judged on the table after the move, not on that moment.
+    #[test]
+    fn a_view_after_a_won_exchange_counts_once_it_has_stood() {
+        let deck = cipher_deck();
+        let ids: Vec<CardId> = deck.cards().iter().map(|c| c.id).take(4).collect();
+        let (a, b, c, d) = (ids[0], ids[1], ids[2], ids[3]);
+        let name = |x, y| deck.symbol_name(deck.shared_symbol(x, y).unwrap()).to_string();
+        let (first, second) = (name(a, c), name(d, b));
+        let names = vec!["P1".to_string(), "P2".to_string()];
+        let mut referee = MiniGameReferee::new(GameKind::PoisonedGift, deck, names, MiniGameOptions::default());
+        referee.claim(SeatClaim { ms: 1000, seat: 0, called: first, target: None });
+        referee.claim(SeatClaim { ms: 1550, seat: 1, called: second, target: None });
+        let mut events = Vec::new();
+        for k in 0..=30u64 {
+            let ms = k * 100;
+            let cards = match ms {
+                0..=1000 => vec![card(a, 640.0, 360.0), card(b, 640.0, 600.0), card(c, 640.0, 110.0)],
+                1100..=1400 => vec![card(c, 640.0, 110.0)],
+                _ => vec![card(d, 640.0, 360.0), card(b, 640.0, 600.0), card(a, 640.0, 110.0)],
+            };
+            events.extend(referee.observe(k, ms, &cards));
+        }
+        assert_eq!(verdict_at(&events, 1000).map(|v| v.0), Some(Outcome::Right), "{events:?}");
+        let (outcome, message) = verdict_at(&events, 1550).expect("judged before the end");
+        assert_eq!(outcome, Outcome::Right, "{message}");
+        assert!(message.contains(&format!("card {d}")), "{message}");
+    }
+
+    /// Hot Potato with 3 players: P1 gives their card to P2, and for one frame the card half
+    /// lifted is misread as another. P1's pile is empty afterwards, not covered: a later claim is
+    /// judged at once.
+    #[test]
+    fn a_card_misread_for_a_frame_does_not_make_an_emptied_pile_look_covered() {
+        let deck = cipher_deck();
+        let ids: Vec<CardId> = deck.cards().iter().map(|c| c.id).take(4).collect();
+        let (a, b, c, misread) = (ids[0], ids[1], ids[2], ids[3]);
+        let name = |x, y| deck.symbol_name(deck.shared_symbol(x, y).unwrap()).to_string();
+        let (give, later) = (name(a, b), name(c, a));
+        let dealt = [card(a, 640.0, 600.0), card(b, 300.0, 200.0), card(c, 980.0, 200.0)];
+        let map = PileMap::learn(GameKind::HotPotato, 3, &dealt).unwrap();
+        let at = |place| map.piles.iter().find(|p| p.place == place).unwrap().center;
+        let (s0, s1, s2) = (at(PlaceName::Seat(0)), at(PlaceName::Seat(1)), at(PlaceName::Seat(2)));
+        let names: Vec<String> = (1..=3).map(|k| format!("P{k}")).collect();
+        let mut referee = MiniGameReferee::new(GameKind::HotPotato, deck, names, MiniGameOptions::default());
+        let on = |id, p: (f32, f32)| card(id, p.0, p.1);
+        referee.claim(SeatClaim { ms: 1000, seat: 0, called: give, target: Some(1) });
+        referee.claim(SeatClaim { ms: 3000, seat: 2, called: later, target: Some(1) });
+        let mut judged_at = None;
+        for k in 0..=40u64 {
+            let ms = k * 100;
+            let cards = match ms {
+                0..=1000 => vec![on(a, s0), on(b, s1), on(c, s2)],
+                1100 => vec![on(misread, s0), on(b, s1), on(c, s2)],
+                // Carried between the piles, then laid on P2's.
+                1200..=1500 => vec![on(a, (640.0, 400.0)), on(b, s1), on(c, s2)],
+                _ => vec![on(a, s1), on(c, s2)],
+            };
+            let events = referee.observe(k, ms, &cards);
+            if let Some((outcome, message)) = verdict_at(&events, 3000) {
+                assert_eq!(outcome, Outcome::Right, "{message}");
+                judged_at = Some(ms);
+            }
+        }
+        assert_eq!(judged_at, Some(3000), "judged on the frame of its moment");
     }
 }

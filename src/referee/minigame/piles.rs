@@ -94,7 +94,13 @@ const SAME_PILE: f32 = 1.0;
 const LOOSE: f32 = 1.2;
 /// A card seen this much larger than the cards of the deal is held up, nearer the camera: on no
 /// pile, even above one (a card held 15 cm up under a camera 70 cm high looks 1.27 times as large).
-const HELD_UP: f32 = 1.12;
+/// The top of an untidy pile reads up to about 1.17 times as large, its rim merged with the rims
+/// of the cards beneath.
+const HELD_UP: f32 = 1.2;
+/// A card seen this much smaller than the cards of the deal is only part of one, the rest under a
+/// hand or a card held over it: something lies there, but a reading of a part is not trusted for
+/// the top (a held card's part is read as some other card).
+const PART: f32 = 0.75;
 
 impl PileMap {
     /// Learns the piles from a view of the deal: `seats` piles, and a middle one when the game has
@@ -163,15 +169,16 @@ impl PileMap {
                 loose += 1;
                 continue;
             };
+            let read = card.card.filter(|_| card.radius >= PART * self.radius);
             let slot = tops.iter_mut().find(|t| t.0 == place).expect("every pile has a slot");
-            let better = match (slot.2, card.card) {
+            let better = match (slot.2, read) {
                 (_, None) => slot.1 == Top::Empty,
                 (None, Some(_)) => true,
                 (Some(old), Some(_)) => card.symbols.len() > old.symbols.len(),
             };
             if better {
-                slot.1 = card.card.map_or(Top::Unread, Top::Card);
-                slot.2 = card.card.is_some().then_some(card);
+                slot.1 = read.map_or(Top::Unread, Top::Card);
+                slot.2 = read.is_some().then_some(card);
             }
         }
         let evidence = tops.iter().filter_map(|(place, _, card)| Some((*place, (*card)?.clone()))).collect();
@@ -271,5 +278,17 @@ mod tests {
         assert_eq!(tops.top(other), Top::Empty);
         let unread = RoundCard { card: None, ..card(0, 400.0, 100.0, 0) };
         assert_eq!(map.tops(&[unread]).top(other), Top::Unread);
+    }
+
+    #[test]
+    fn a_card_held_up_is_on_no_pile_and_a_part_of_a_card_is_not_read_as_the_top() {
+        let map =
+            PileMap::learn(GameKind::HotPotato, 2, &[card(1, 100.0, 100.0, 8), card(2, 400.0, 100.0, 8)]).unwrap();
+        let seat = map.pile_at((100.0, 100.0)).unwrap();
+        let sized = |id, r| RoundCard { radius: r, ..card(id, 110.0, 100.0, 8) };
+        assert_eq!(map.tops(&[sized(7, 58.0)]).top(seat), Top::Card(7), "an untidy pile's top reads larger");
+        assert_eq!(map.tops(&[sized(7, 66.0)]).top(seat), Top::Empty, "held up");
+        assert_eq!(map.tops(&[sized(7, 30.0)]).top(seat), Top::Unread, "a part of a card");
+        assert_eq!(map.tops(&[sized(7, 30.0), sized(9, 50.0)]).top(seat), Top::Card(9));
     }
 }

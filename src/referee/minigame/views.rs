@@ -119,9 +119,9 @@ impl Views {
         self.settled.iter().rev().find(|v| v.settled_ms <= ms)
     }
 
-    /// The first view settled after `view` that differs from it.
-    pub fn after(&self, since_ms: u64) -> Option<&View> {
-        self.settled.iter().find(|v| v.since_ms > since_ms)
+    /// The first view that began after `since_ms` and stood at least `stood_ms`.
+    pub fn after(&self, since_ms: u64, stood_ms: u64) -> Option<&View> {
+        self.settled.iter().find(|v| v.since_ms > since_ms && v.until_ms.saturating_sub(v.since_ms) >= stood_ms)
     }
 
     /// What lay at `place` while `view` could not read it (a hand or an arm over it): the card
@@ -177,7 +177,10 @@ mod tests {
         assert_eq!(views.at(450).unwrap().top(PlaceName::Draw), Top::Card(1));
         assert_eq!(views.at(750).unwrap().top(PlaceName::Draw), Top::Card(1));
         assert_eq!(views.at(800).unwrap().top(PlaceName::Draw), Top::Card(2));
-        assert_eq!(views.after(0).unwrap().since_ms, 500);
+        assert_eq!(views.after(0, 0).unwrap().since_ms, 500);
+        assert!(views.after(0, 400).is_none(), "it has stood 300 ms so far");
+        views.push(9, 900, frame(&b, 0));
+        assert_eq!(views.after(0, 400).unwrap().since_ms, 500);
     }
 
     #[test]

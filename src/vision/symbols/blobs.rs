@@ -42,47 +42,17 @@ pub fn find_blobs(card: &Mat) -> Result<Vec<Blob>> {
         let (dx, dy) = (x as f32 + 0.5 - half, y as f32 + 0.5 - half);
         dx * dx + dy * dy < (INNER * half).powi(2)
     };
-    // The card's white, per channel: the mean of the brightest tenth of the disc. Every pixel is
-    // white-balanced and levelled against it, so that a bluish webcam and a flatbed scan agree on colours.
-    let mut values: Vec<(u8, usize)> = Vec::with_capacity(n * n);
-    for y in 0..n {
-        for x in 0..n {
-            if inside(x, y) {
-                let i = y * n + x;
-                let p = &src[i * 3..][..3];
-                values.push((p[0].max(p[1]).max(p[2]), i));
-            }
-        }
-    }
-    if values.is_empty() {
+    let disc: Vec<usize> = (0..n * n).filter(|&i| inside(i % n, i / n)).collect();
+    if disc.is_empty() {
         return Ok(Vec::new());
     }
-    values.sort_unstable();
-    let top = &values[values.len() * 85 / 100..values.len() * 97 / 100 + 1];
-    let mut white = [0.0f32; 3];
-    for &(_, i) in top {
-        for (c, w) in white.iter_mut().enumerate() {
-            *w += src[i * 3 + c] as f32;
-        }
-    }
-    // Black level per channel (a washed-out webcam lifts it): a low percentile over the disc.
-    let mut black = [0.0f32; 3];
-    for (c, b) in black.iter_mut().enumerate() {
-        let mut ch: Vec<u8> = values.iter().map(|&(_, i)| src[i * 3 + c]).collect();
-        let k = ch.len() / 100;
-        *b = (*ch.select_nth_unstable(k).1 as f32).min(90.0);
-    }
-    let levels: Vec<(f32, f32)> = (0..3)
-        .map(|c| {
-            let w = white[c] / top.len() as f32;
-            (black[c], 245.0 / (w - black[c]).max(30.0))
-        })
-        .collect();
-    let mut balanced = vec![0u8; n * n * 3];
-    for (i, v) in balanced.iter_mut().enumerate() {
-        let (b, g) = levels[i % 3];
-        *v = ((src[i] as f32 - b) * g).clamp(0.0, 255.0) as u8;
-    }
+    let levels = levels(src, &disc);
+    // Each channel's 256 levels looked up, not computed per pixel.
+    let table: [[u8; 256]; 3] = std::array::from_fn(|c| {
+        let (b, g) = levels[c];
+        std::array::from_fn(|v| ((v as f32 - b) * g).clamp(0.0, 255.0) as u8)
+    });
+    let balanced: Vec<u8> = src.iter().enumerate().map(|(i, &v)| table[i % 3][usize::from(v)]).collect();
     let src = &balanced[..];
     let mut ink = Mat::new_rows_cols_with_default(CANON, CANON, core::CV_8UC1, Scalar::all(0.0))?;
     {
@@ -137,6 +107,52 @@ const WHOLE_PART: f32 = 0.007;
 /// the smaller one's size: neighbouring pictures meet at a corner, the parts of one picture run
 /// along each other (a highlight line through a drawing).
 const ALONG: f32 = 1.2;
+
+/// Each channel's black level and gain, so that a bluish webcam and a flatbed scan agree on
+/// colours. The card's white: the mean of the disc's pixels ranked 85 % to 97 % by their brightest
+/// channel (equal ones in pixel order); the black level (a washed-out webcam lifts it): the 1st
+/// percentile of the channel. Counted in histograms of the 256 levels, not sorted: the same pixels
+/// in a fraction of the time.
+fn levels(src: &[u8], disc: &[usize]) -> [(f32, f32); 3] {
+    let brightest = |i: usize| usize::from(src[i * 3].max(src[i * 3 + 1]).max(src[i * 3 + 2]));
+    // How many pixels are darker than each level.
+    let mut darker = [0usize; 256];
+    for &i in disc {
+        darker[brightest(i)] += 1;
+    }
+    let mut total = 0;
+    for d in darker.iter_mut() {
+        (*d, total) = (total, total + *d);
+    }
+    let (lo, hi) = (disc.len() * 85 / 100, disc.len() * 97 / 100);
+    let mut seen = [0usize; 256];
+    let mut white = [0.0f32; 3];
+    for &i in disc {
+        let v = brightest(i);
+        let rank = darker[v] + seen[v];
+        seen[v] += 1;
+        if (lo..=hi).contains(&rank) {
+            for (c, w) in white.iter_mut().enumerate() {
+                *w += f32::from(src[i * 3 + c]);
+            }
+        }
+    }
+    let count = (hi - lo + 1) as f32;
+    std::array::from_fn(|c| {
+        let mut hist = [0usize; 256];
+        for &i in disc {
+            hist[usize::from(src[i * 3 + c])] += 1;
+        }
+        let k = disc.len() / 100;
+        let mut below = 0;
+        let level = hist.iter().position(|&h| {
+            below += h;
+            below > k
+        });
+        let black = (level.unwrap_or(255) as f32).min(90.0);
+        (black, 245.0 / (white[c] / count - black).max(30.0))
+    })
+}
 
 /// Each pixel's nearest part of the ink within reach (0: none). The pixels with a part are exactly
 /// those of the ink dilated by the ellipse, so merging every contact repeats that dilation.
