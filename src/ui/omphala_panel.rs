@@ -167,7 +167,7 @@ fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
         match (&snapshot.layout_file, snapshot.layout_fitted, snapshot.layout_ready) {
             (Some(path), _, _) => ui.weak(format!("layout: {}", path.display())),
             (None, true, _) => ui.weak("layout: fitted to the deal"),
-            (None, false, true) => ui.weak("layout: the demo table's camera"),
+            (None, false, true) => ui.weak("layout: known from the demo's camera"),
             (None, false, false) => ui.weak("layout: fitted once a deal lies on the table"),
         };
         if snapshot.layout_fitted
