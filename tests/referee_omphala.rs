@@ -294,6 +294,35 @@ mod by_hand {
     }
 
     #[test]
+    fn an_undone_commit_is_withdrawn_and_the_table_explained_again() {
+        let (mut referee, state) = start();
+        assert_eq!(referee.record().len(), 1, "the deal is committed");
+        let (said, lines) = referee.undo(Moment { frame: 2, ms: 1000 });
+        assert_eq!(lines.len(), 3, "the deal's three record lines: {lines:?}");
+        assert!(matches!(&said[..], [RefereeEvent::Note { text, .. }] if text.starts_with("undone")), "{said:?}");
+        assert!(referee.record().is_empty());
+        assert_eq!(referee.state().phase, card_referee::rules::omphala::Phase::Setup);
+        // The table still shows the deal: it is committed again.
+        let view = ideal_view(&expected(&state), &TableLayout::standard(2));
+        referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        assert_eq!(referee.record().len(), 1, "the deal was not committed again");
+        let (said, lines) =
+            OmphalaReferee::new(vec!["A".into(), "B".into()], RuleOptions::default(), RefereeConfig::default())
+                .undo(Moment::default());
+        assert!(lines.is_empty() && matches!(&said[..], [RefereeEvent::Note { .. }]), "{said:?}");
+    }
+
+    #[test]
+    fn a_card_typed_by_hand_is_taken_only_where_the_rules_await_it() {
+        let (mut referee, _) = start();
+        let card = "QS".parse().unwrap();
+        let reveal = card_referee::rules::omphala::Observation::Revealed { player: 1, position: 0, card };
+        let said = referee.observe_by_hand(reveal, Moment { frame: 2, ms: 1000 });
+        assert!(matches!(&said[..], [RefereeEvent::Note { text, .. }] if text.starts_with("not taken")), "{said:?}");
+        assert_eq!(referee.record().len(), 1, "a reveal nobody asked for was committed");
+    }
+
+    #[test]
     fn a_heart_laid_on_a_diamond_is_illegal_with_its_rule_until_put_back() {
         let (mut referee, state) = start();
         let mut moved = state.clone();
