@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::camera_list::CameraList;
+use super::command::UiCommand;
 use super::live_view::LiveView;
 use super::minigame_panel::{self, ClaimDraft};
 use super::settings::Settings;
@@ -36,44 +37,6 @@ pub struct StartOptions {
     pub layout: Option<PathBuf>,
     /// Where journals and layouts are kept (else the app's data folder).
     pub data_dir: Option<PathBuf>,
-}
-
-/// Something the user asked for while the UI was drawn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum UiCommand {
-    SwitchSource(SourceSpec),
-    /// Ask cameras for another resolution and frame rate; the source is reopened.
-    SetMode(CaptureOptions),
-    RefreshCameras,
-    /// The operator's choice for the open `confirm` question.
-    Answer(String),
-    /// The players stop: the game is scored as it stands.
-    EndByAgreement,
-    /// Referee a new game from the deal, with the seats and names set.
-    NewGame,
-    /// Large type was switched on or off.
-    ApplyLook,
-    /// Go on with the last journalled game.
-    Resume,
-    /// A mini-game claim: `seat` called `called` at `ms` (the refereed time when its key was
-    /// pressed).
-    Claim {
-        seat: usize,
-        called: String,
-        ms: u64,
-    },
-    /// The claim being typed is dropped.
-    CancelClaim,
-    /// Keep the layout fitted to the deal as this table's layout file.
-    SaveLayout,
-    /// Withdraw the last committed ruling.
-    Undo,
-    /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
-    Reveal {
-        player: usize,
-        position: usize,
-        card: String,
-    },
 }
 
 pub struct RefereeApp {

@@ -1,7 +1,7 @@
 //! The game bar: the seats at the table and their names, a new game, the last game to resume,
 //! and large type for a room.
 
-use super::app::UiCommand;
+use super::command::UiCommand;
 use super::settings::Settings;
 use crate::symbols::games::GameKind;
 

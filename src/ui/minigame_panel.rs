@@ -3,7 +3,7 @@
 
 use egui::RichText;
 
-use super::app::UiCommand;
+use super::command::UiCommand;
 use super::said;
 use crate::live::MiniGameView;
 use crate::referee::minigame::Event;

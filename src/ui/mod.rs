@@ -5,6 +5,7 @@
 
 mod app;
 mod camera_list;
+mod command;
 mod game_bar;
 mod live_view;
 mod minigame_panel;
@@ -16,7 +17,8 @@ mod settings;
 mod source_picker;
 mod status_line;
 
-pub use app::{RefereeApp, StartOptions, UiCommand};
+pub use app::{RefereeApp, StartOptions};
+pub use command::UiCommand;
 pub use screenshot::ScreenshotPlan;
 pub use settings::Settings;
 

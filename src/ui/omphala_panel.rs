@@ -4,7 +4,7 @@
 
 use egui::{Color32, RichText};
 
-use super::app::UiCommand;
+use super::command::UiCommand;
 use super::said;
 use crate::live::Snapshot;
 use crate::rules::omphala::replay::{entity_text, progress_line, standings_lines};

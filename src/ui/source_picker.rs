@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use super::app::UiCommand;
 use super::camera_list::CameraList;
+use super::command::UiCommand;
 use crate::capture::{CaptureOptions, SourceSpec};
 
 /// Camera modes offered in the picker; a camera gives the nearest it supports.

@@ -1,0 +1,42 @@
+//! What the user asked for while the window was drawn: the panels return these, and the app
+//! carries them out after drawing.
+
+use crate::capture::{CaptureOptions, SourceSpec};
+
+/// Something the user asked for while the UI was drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UiCommand {
+    SwitchSource(SourceSpec),
+    /// Ask cameras for another resolution and frame rate; the source is reopened.
+    SetMode(CaptureOptions),
+    RefreshCameras,
+    /// The operator's choice for the open `confirm` question.
+    Answer(String),
+    /// The players stop: the game is scored as it stands.
+    EndByAgreement,
+    /// Referee a new game from the deal, with the seats and names set.
+    NewGame,
+    /// Large type was switched on or off.
+    ApplyLook,
+    /// Go on with the last journalled game.
+    Resume,
+    /// A mini-game claim: `seat` called `called` at `ms` (the refereed time when its key was
+    /// pressed).
+    Claim {
+        seat: usize,
+        called: String,
+        ms: u64,
+    },
+    /// The claim being typed is dropped.
+    CancelClaim,
+    /// Keep the layout fitted to the deal as this table's layout file.
+    SaveLayout,
+    /// Withdraw the last committed ruling.
+    Undo,
+    /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
+    Reveal {
+        player: usize,
+        position: usize,
+        card: String,
+    },
+}
