@@ -4,9 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::entity::{Entity, Player, Seat};
 use super::options::{RuleOptions, TieBreak};
+pub use super::score::{BattleEntry, BattleStep};
 use super::score::{Decider, Score, Standings, TieBreakReport, best_by};
-use super::state::{Entity, Player, Seat};
 use crate::cards::Card;
 
 /// Which comparison the tie-break is in.
@@ -16,24 +17,6 @@ pub enum TieBreakMode {
     /// Position by position; rows all hold the same number of entities.
     Battle,
     TotalPower,
-}
-
-/// One entity at a battle position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BattleEntry {
-    pub player: Seat,
-    pub entity: Entity,
-    pub power: u8,
-}
-
-/// One position of the battle: who showed what, who was destroyed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BattleStep {
-    /// 0-based position in placement order.
-    pub position: usize,
-    pub entries: Vec<BattleEntry>,
-    /// Players whose entity at this position was beaten by a higher one.
-    pub destroyed: Vec<Seat>,
 }
 
 /// What one call to `TieBreakState::step` did.

@@ -7,6 +7,7 @@
 
 pub mod battle;
 pub mod engine;
+pub mod entity;
 pub mod input;
 pub mod notation;
 pub mod options;

@@ -2,8 +2,25 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::battle::BattleStep;
-use super::state::{Player, Seat};
+use super::entity::{Entity, Player, Seat};
+
+/// One entity at a battle position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleEntry {
+    pub player: Seat,
+    pub entity: Entity,
+    pub power: u8,
+}
+
+/// One position of the battle: who showed what, who was destroyed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleStep {
+    /// 0-based position in placement order.
+    pub position: usize,
+    pub entries: Vec<BattleEntry>,
+    /// Players whose entity at this position was beaten by a higher one.
+    pub destroyed: Vec<Seat>,
+}
 
 /// One player's score: Front Row cards (a modified entity counts 2) and entities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
