@@ -16,9 +16,12 @@ fn start(source: SourceSpec) -> Harness<'static, RefereeApp> {
 }
 
 fn start_sized(source: SourceSpec, width: u32, height: u32) -> Harness<'static, RefereeApp> {
+    // A game started on a real source journals: into a folder of the tests', not the user's.
+    let data_dir = std::env::temp_dir().join(format!("ui-app-data-{}", std::process::id()));
     let options = StartOptions {
         source: Some(source),
         capture: Some(CaptureOptions { width, height, fps: 30 }),
+        data_dir: Some(data_dir),
         ..StartOptions::default()
     };
     Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
