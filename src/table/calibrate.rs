@@ -47,6 +47,7 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
     })?;
     let mut layout = standard.clone();
     layout.image_to_table = to_standard.then_after(&rectify).0;
+    place_piles(&mut layout, &cards, &matches, &to_standard);
     // Each row where its cards lie: players do not deal to the millimetre.
     for (s, seat) in layout.seats.iter_mut().enumerate() {
         for (row, front) in [(&mut seat.front, true), (&mut seat.back, false)] {
@@ -215,6 +216,22 @@ fn procrustes(pairs: &[(Pt, Pt)]) -> Option<Homography> {
 
 /// A row moved onto `points` (slot number, position): first slot and step by least squares, the
 /// cards' angle turned with the row. With fewer than two points the row stays.
+/// The deck where the deal left it: players put it on either side of the middle, so a face-down
+/// card outside the rows, nearer the discard pile's place than the deck's, swaps the two places.
+fn place_piles(layout: &mut TableLayout, cards: &[(Pt, f64, bool)], matches: &[Match], to_standard: &Homography) {
+    let deck = cards
+        .iter()
+        .enumerate()
+        .filter(|(k, (_, _, up))| !up && !matches.iter().any(|m| m.card == *k))
+        .map(|(_, (p, _, _))| to_standard.apply(*p))
+        .min_by(|a, b| a.distance(Pt::new(0.0, 0.0)).total_cmp(&b.distance(Pt::new(0.0, 0.0))));
+    if let Some(deck) = deck
+        && deck.distance(layout.discard.centre) < deck.distance(layout.deck.centre)
+    {
+        std::mem::swap(&mut layout.deck.centre, &mut layout.discard.centre);
+    }
+}
+
 fn refit_row(row: &Row, points: &[(f64, Pt)]) -> Row {
     if points.len() < 2 {
         return *row;
@@ -462,6 +479,33 @@ mod tests {
                     assert!(err < 2.0, "{players} players: {p:?} came back as {back:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_deck_is_found_on_whichever_side_of_the_middle_it_lies() {
+        let truth = TableLayout::standard(2);
+        let camera = Camera::overhead(Size::new(1280, 720), Pt::new(10.0, -20.0), 1800.0, 0.25, 0.1);
+        for deck_x in [-60.0, 60.0] {
+            let mut seen = dealt(&truth, &camera);
+            let deck =
+                PlacedCard { card: "2C".parse().unwrap(), face_up: false, centre: Pt::new(deck_x, 0.0), angle: 0.0 };
+            let quad = deck.corners_mm().map(|p| {
+                let q = camera.table_to_image.apply(p);
+                [q.x as f32, q.y as f32]
+            });
+            seen.push(CardDetection {
+                card: None,
+                face: Face::Down,
+                confidence: 0.9,
+                quad: Some(quad),
+                index_boxes: Vec::new(),
+            });
+            let learnt = learn_layout(&seen, 2).expect("learns");
+            // Where the deck lies on the table, as the learnt layout sees it.
+            let at = learnt.image_to_table().apply(camera.table_to_image.apply(Pt::new(deck_x, 0.0)));
+            assert!(learnt.deck.contains(at), "deck at x {deck_x}: seen at {at:?}, deck zone {:?}", learnt.deck);
+            assert!(!learnt.discard.contains(at), "deck at x {deck_x} lies in the discard zone");
         }
     }
 
