@@ -270,17 +270,7 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let dir = std::env::temp_dir().join(format!("ui-confirm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let video = rendered_game(&dir);
-    let options = StartOptions {
-        source: Some(SourceSpec::File(video)),
-        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
-        game: Some("omphala".into()),
-        names: vec!["Alice".into(), "Bob".into()],
-        layout: Some(dir.join("game.layout.toml")),
-        data_dir: Some(dir.clone()),
-        ..StartOptions::default()
-    };
-    let mut harness =
-        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    let mut harness = start_on_game(video, &dir, Some(dir.join("game.layout.toml")));
     step_until(&mut harness, "confirm-video", Duration::from_secs(240), "the video did not end", |app| {
         app.status().state == card_referee::capture::worker::CaptureState::Ended && app.snapshot().frames > 0
     });
@@ -328,6 +318,25 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The window refereeing Alice and Bob's game on `video`, its journals and layouts kept in
+/// `dir`, with `layout` or none (fitted to the deal).
+fn start_on_game(
+    video: std::path::PathBuf,
+    dir: &std::path::Path,
+    layout: Option<std::path::PathBuf>,
+) -> Harness<'static, RefereeApp> {
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        game: Some("omphala".into()),
+        names: vec!["Alice".into(), "Bob".into()],
+        layout,
+        data_dir: Some(dir.to_path_buf()),
+        ..StartOptions::default()
+    };
+    Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options))
+}
+
 /// A rendered 2-seat game in `dir` (`game.avi`, with `game.layout.toml` beside it): the deal,
 /// then Alice takes a card.
 fn rendered_game(dir: &std::path::Path) -> std::path::PathBuf {
@@ -357,16 +366,7 @@ fn the_layout_fitted_to_the_deal_is_saved_and_loaded_by_the_next_game() {
     let dir = std::env::temp_dir().join(format!("ui-layout-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let video = rendered_game(&dir);
-    let options = StartOptions {
-        source: Some(SourceSpec::File(video)),
-        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
-        game: Some("omphala".into()),
-        names: vec!["Alice".into(), "Bob".into()],
-        data_dir: Some(dir.clone()),
-        ..StartOptions::default()
-    };
-    let mut harness =
-        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    let mut harness = start_on_game(video, &dir, None);
     step_until(&mut harness, "layout-fitted", Duration::from_secs(240), "no layout fitted to the deal", |app| {
         app.snapshot().layout_fitted
     });

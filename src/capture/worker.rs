@@ -117,7 +117,7 @@ impl Drop for CaptureWorker {
 }
 
 /// Poisoning only means another thread panicked mid-update; the data is still the best we have.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 

@@ -15,7 +15,7 @@ use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
-use crate::rules::omphala::notation::{Record, input_lines};
+use crate::rules::omphala::notation::Record;
 use crate::symbols::games::GameKind;
 use crate::table::{TableLayout, TableView, TableWatch, Watched};
 
@@ -345,9 +345,7 @@ impl Session {
     }
 
     fn oracle_answer(&self, candidates: &[String]) -> Option<String> {
-        let names = self.referee.names();
-        let committed: Vec<String> = self.referee.record().iter().flat_map(|i| input_lines(names, i)).collect();
-        self.oracle.as_ref()?.answer(&committed, candidates)
+        self.oracle.as_ref()?.answer_for(&self.referee, candidates)
     }
 
     fn print(&mut self, event: &RefereeEvent) -> Result<(), String> {
@@ -356,15 +354,7 @@ impl Session {
         let _ = writeln!(out, "{value}");
         let _ = out.flush();
         if let Some(journal) = &mut self.journal {
-            if let RefereeEvent::Input { record, at, .. } = event {
-                journal.append(&Entry::Commit {
-                    record: record.clone(),
-                    frame: at.frame,
-                    ms: at.ms,
-                    thumbnail: None,
-                })?;
-            }
-            journal.append(&Entry::Said { event: value })?;
+            journal.append_said(event)?;
         }
         Ok(())
     }

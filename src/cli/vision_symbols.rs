@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::Subcommand;
 
 use super::EXIT_BAD_INPUT;
-use crate::symbols::{cipher, load_deck};
+use crate::symbols::load_deck;
 use crate::vision::symbols::SymbolRecognizer;
-use crate::vision::symbols::enroll::{SymbolProfile, enroll_folder, read_image};
+use crate::vision::symbols::enroll::{enroll_folder, read_image};
 use crate::vision::symbols::eval::evaluate;
 use crate::vision::symbols::output::{detections_json, detections_text, draw};
 use crate::vision::symbols::unlabelled::{ClassNames, Unlabelled, observe_folder};
@@ -82,16 +82,7 @@ fn deck_of(spec: &str) -> Result<crate::symbols::Deck> {
 }
 
 pub(crate) fn recognizer(deck_spec: &str, profile: Option<&Path>) -> Result<SymbolRecognizer> {
-    let deck = deck_of(deck_spec)?;
-    match profile {
-        Some(path) => {
-            SymbolRecognizer::new(deck, &SymbolProfile::load(path)?).with_context(|| path.display().to_string())
-        }
-        None if deck_spec == cipher::NAME => SymbolRecognizer::cipher(),
-        None => {
-            Err(anyhow!("{deck_spec}: no built-in appearance for this deck: give --profile (see `enroll symbols`)"))
-        }
-    }
+    SymbolRecognizer::for_deck(deck_spec, profile)
 }
 
 /// An image's file checked before decoding (`vision::image_file`): there, whole, of a sane size.

@@ -28,7 +28,7 @@ impl MiniGameSession {
     /// A new game of `kind` for `names`, played with `deck` ("cipher", "plane-N" or a deck.json)
     /// as `profile` enrolled it (none: the Cipher deck's built-in appearance).
     pub fn new(kind: GameKind, names: Vec<String>, deck: &str, profile: Option<&Path>) -> Result<Self, String> {
-        let recognizer = recognizer(deck, profile)?;
+        let recognizer = SymbolRecognizer::for_deck(deck, profile).map_err(|e| format!("{e:#}"))?;
         let referee = MiniGameReferee::new(kind, recognizer.deck().clone(), names, MiniGameOptions::default());
         Ok(MiniGameSession { recognizer, referee, log: Vec::new(), journal: None, journal_error: None, last_ms: 0 })
     }
@@ -96,18 +96,5 @@ impl MiniGameSession {
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
         }
-    }
-}
-
-fn recognizer(deck: &str, profile: Option<&Path>) -> Result<SymbolRecognizer, String> {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let loaded = crate::symbols::load_deck(deck, &cwd).map_err(|e| e.to_string())?;
-    match profile {
-        Some(path) => {
-            let profile = crate::vision::symbols::SymbolProfile::load(path).map_err(|e| format!("{e:#}"))?;
-            SymbolRecognizer::new(loaded, &profile).map_err(|e| format!("{}: {e:#}", path.display()))
-        }
-        None if deck == crate::symbols::cipher::NAME => SymbolRecognizer::cipher().map_err(|e| format!("{e:#}")),
-        None => Err(format!("{deck}: no built-in appearance for this deck: enrol it (`enroll symbols`)")),
     }
 }

@@ -11,7 +11,6 @@ use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::render::geometry::Pt;
-use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::{Observation, RuleOptions};
 use crate::table::{TableLayout, TableView, TableWatch, Watched};
 use crate::vision::cards::CardDetector;
@@ -209,24 +208,17 @@ impl OmphalaSession {
                         None => self.question = Some(candidates.clone()),
                     }
                 }
-                self.write(&said.event);
+                if let Some(journal) = &mut self.journal
+                    && let Err(e) = journal.append_said(&said.event)
+                {
+                    self.journal_error.get_or_insert(e);
+                }
                 self.log.push(said);
             }
             queue = more;
         }
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
-        }
-    }
-
-    /// Journals what was said: a committed input as a commit (what a resume replays), and every
-    /// event as said.
-    fn write(&mut self, event: &RefereeEvent) {
-        if let RefereeEvent::Input { record, at, .. } = event {
-            self.append(&Entry::Commit { record: record.clone(), frame: at.frame, ms: at.ms, thumbnail: None });
-        }
-        if let Ok(value) = serde_json::to_value(event) {
-            self.append(&Entry::Said { event: value });
         }
     }
 
@@ -238,9 +230,7 @@ impl OmphalaSession {
     }
 
     fn script_answer(&self, candidates: &[String]) -> Option<String> {
-        let names = self.referee.names();
-        let committed: Vec<String> = self.referee.record().iter().flat_map(|i| input_lines(names, i)).collect();
-        self.script.as_ref()?.answer(&committed, candidates)
+        self.script.as_ref()?.answer_for(&self.referee, candidates)
     }
 }
 

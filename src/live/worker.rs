@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,7 @@ use super::marks::{CardMark, ZoneMark, card_marks, zone_marks};
 use super::omphala::Said;
 use super::referee::LiveReferee;
 use crate::capture::Frame;
+use crate::capture::worker::lock;
 use crate::referee::minigame::{Event as MiniGameEvent, SeatClaim};
 use crate::rules::omphala::GameState;
 use crate::symbols::games::GameKind;
@@ -226,10 +227,6 @@ impl Drop for RefereeWorker {
             let _ = thread.join();
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What the referee thread keeps between frames for its snapshots.

@@ -79,6 +79,16 @@ impl Journal {
         self.append_json(entry)
     }
 
+    /// Journals what the Omphala referee said: a committed input as a commit (what a resume
+    /// replays), and every event as said.
+    pub fn append_said(&mut self, event: &crate::referee::omphala::RefereeEvent) -> Result<(), String> {
+        if let crate::referee::omphala::RefereeEvent::Input { record, at, .. } = event {
+            self.append(&Entry::Commit { record: record.clone(), frame: at.frame, ms: at.ms, thumbnail: None })?;
+        }
+        let value = serde_json::to_value(event).map_err(|e| e.to_string())?;
+        self.append(&Entry::Said { event: value })
+    }
+
     /// Appends any JSON value as one line and flushes it (the mini-game referee journals its
     /// events so).
     pub fn append_json<T: Serialize>(&mut self, value: &T) -> Result<(), String> {

@@ -139,10 +139,6 @@ impl RefereeApp {
         &self.snapshot
     }
 
-    pub fn settings_mut(&mut self) -> &mut Settings {
-        &mut self.settings
-    }
-
     pub fn run_command(&mut self, ctx: &egui::Context, command: UiCommand) {
         match command {
             UiCommand::SwitchSource(source) => {
@@ -221,12 +217,6 @@ impl RefereeApp {
         if let Some(seat) = pressed.filter(|&s| s < view.names.len()) {
             self.claim = Some(ClaimDraft { seat, ms: view.ms, typed: String::new() });
         }
-    }
-
-    /// Opens a claim for `seat` now, as its key does.
-    pub fn open_claim(&mut self, seat: usize) {
-        let ms = self.snapshot.minigame.as_ref().map_or(0, |v| v.ms);
-        self.claim = Some(ClaimDraft { seat, ms, typed: String::new() });
     }
 
     /// The last game offered for resuming, in words.

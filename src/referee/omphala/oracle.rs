@@ -21,6 +21,14 @@ impl Oracle {
         Oracle { lines }
     }
 
+    /// The candidate the record goes on with after what `referee` has committed.
+    pub fn answer_for(&self, referee: &super::OmphalaReferee, candidates: &[String]) -> Option<String> {
+        let names = referee.names();
+        let committed: Vec<String> =
+            referee.record().iter().flat_map(|i| crate::rules::omphala::notation::input_lines(names, i)).collect();
+        self.answer(&committed, candidates)
+    }
+
     /// The candidate (record lines joined by " / ") the record goes on with after the committed
     /// lines; none when the record does not say.
     pub fn answer(&self, committed: &[String], candidates: &[String]) -> Option<String> {

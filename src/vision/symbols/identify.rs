@@ -70,6 +70,22 @@ impl SymbolRecognizer {
         Ok(SymbolRecognizer { deck, exemplars })
     }
 
+    /// The recognizer for a deck named as the command line names it ("cipher", "plane-N" or a
+    /// deck.json, read relative to the working folder), as `profile` enrolled it; without a
+    /// profile only the Cipher deck, whose appearance is built in.
+    pub fn for_deck(deck_spec: &str, profile: Option<&std::path::Path>) -> Result<SymbolRecognizer> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let deck = crate::symbols::load_deck(deck_spec, &cwd).map_err(|e| anyhow::anyhow!("{e}"))?;
+        match profile {
+            Some(path) => {
+                use anyhow::Context;
+                SymbolRecognizer::new(deck, &SymbolProfile::load(path)?).with_context(|| path.display().to_string())
+            }
+            None if deck_spec == crate::symbols::cipher::NAME => SymbolRecognizer::cipher(),
+            None => bail!("{deck_spec}: no built-in appearance for this deck: give --profile (see `enroll symbols`)"),
+        }
+    }
+
     /// The built-in Cipher deck, learnt from its renderer.
     pub fn cipher() -> Result<SymbolRecognizer> {
         let deck = PictureDeck::cipher();
