@@ -38,6 +38,10 @@ pub struct Expected {
     /// Cards held out of their rows, face up, where the view should find them among its loose
     /// cards: an attacker slid forward while its attack is ruled.
     pub held: Vec<Card>,
+    /// The modifiers of held cards. A Heart overlaps its base toward the seat, so a base slid a
+    /// short way forward leaves its Heart over the row line: it may be seen loose beside its base
+    /// or as a lone card in the row it left, and neither is a difference.
+    pub carried: Vec<Card>,
     /// The seat whose drawn card the game waits to see: it may lie in their Back Row unread.
     pub drawing: Option<usize>,
 }
@@ -59,6 +63,7 @@ pub fn expected(state: &GameState) -> Expected {
         discard_top: state.discard.last().copied(),
         front_may_show: matches!(state.phase, Phase::TieBreak(_) | Phase::Over(_)),
         held: Vec::new(),
+        carried: Vec::new(),
         drawing: match crate::rules::omphala::awaited(state) {
             Some(crate::rules::omphala::Awaited::DrawnCard { player }) => Some(player),
             _ => None,
@@ -117,6 +122,7 @@ impl Expected {
         {
             let entity = s.back.remove(i);
             held.held.extend(entity.base.card);
+            held.carried.extend(entity.modifier.and_then(|m| m.card));
         }
         held
     }
@@ -145,7 +151,7 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
     for (seat, (want, seen)) in expected.seats.iter().zip(&view.seats).enumerate() {
         let name = expected.names.get(seat).map_or("?", String::as_str);
         front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
-        back_conflicts(name, &want.back, &seen.back, expected.drawing == Some(seat), out);
+        back_conflicts(name, &want.back, &seen.back, expected.drawing == Some(seat), &expected.carried, out);
     }
     // A card held out of its row must be seen out of it: a row merely lacking it may be a row
     // misread (a slid card lying over its neighbour hides it, and its own index is read there).
@@ -156,7 +162,7 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
     }
     // A card lying loose that the game has in a row is not there: a card is in one place.
     for card in view.loose.iter().filter_map(|c| c.shown()) {
-        if !expected.held.contains(&card) && expected.places(card) {
+        if !expected.held.contains(&card) && !expected.carried.contains(&card) && expected.places(card) {
             out.add(|| format!("{card} lies out of its row"));
         }
     }
@@ -221,14 +227,23 @@ fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, 
     match (w.modifier, s.modifier) {
         (Some(_), None) => out.add(|| format!("{slot}: its modifier is missing")),
         (None, Some(m)) if m.face == Face::Up => out.add(|| format!("{slot}: an unexpected modifier")),
-        (Some(wm), Some(m)) if m.face == Face::Up && wm.face == Face::Down && !may_show => {
+        // A shield seen face up but unread is no evidence: the reader takes a stack's top for a
+        // face now and then, and a face-up card laid there would be read.
+        (Some(wm), Some(m)) if m.face == Face::Up && m.card.is_some() && wm.face == Face::Down && !may_show => {
             out.add(|| format!("{slot}: its modifier face up, expected face down"))
         }
         _ => {}
     }
 }
 
-fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], drawing: bool, out: &mut Diff) {
+fn back_conflicts(
+    name: &str,
+    want: &[ExpectedEntity],
+    seen: &[EntityView],
+    drawing: bool,
+    carried: &[Card],
+    out: &mut Diff,
+) {
     let mut unmatched: Vec<&ExpectedEntity> = want.iter().collect();
     let mut unread = 0;
     for s in seen {
@@ -241,6 +256,9 @@ fn back_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], draw
             continue;
         };
         let Some(i) = unmatched.iter().position(|w| w.base.card == Some(card)) else {
+            if carried.contains(&card) && s.modifier.is_none() {
+                continue;
+            }
             out.add(|| format!("{name}'s Back Row: {card} should not be there"));
             continue;
         };
@@ -309,7 +327,12 @@ pub fn ideal_view(expected: &Expected, layout: &crate::table::TableLayout) -> Ta
         .map(|(s, zones)| SeatView { front: row(&s.front, &zones.front), back: row(&s.back, &zones.back) })
         .collect();
     // A card held out lies between the rows and the middle of the table.
-    let loose = expected.held.iter().map(|&c| CardView::up(c, crate::render::geometry::Pt::new(0.0, 0.0))).collect();
+    let loose = expected
+        .held
+        .iter()
+        .chain(&expected.carried)
+        .map(|&c| CardView::up(c, crate::render::geometry::Pt::new(0.0, 0.0)))
+        .collect();
     TableView {
         seats,
         deck: true,
