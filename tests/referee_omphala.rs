@@ -364,6 +364,28 @@ mod by_hand {
     }
 
     #[test]
+    fn a_diamond_destroying_an_unknown_front_row_card_at_once_is_refused_with_the_rule() {
+        let (mut referee, state) = start();
+        // Alice's 9D "attacks" Bob's first Front Row card without asking for its reveal: the
+        // card, never seen, goes straight onto the discard pile, the 9D to her Front Row.
+        let mut moved = state.clone();
+        let diamond = moved.players[0].back.iter().position(|e| e.card == Some("9D".parse().unwrap())).unwrap();
+        let attacker = moved.players[0].back.remove(diamond);
+        moved.players[0].front.push(attacker);
+        moved.players[1].front.remove(0);
+        moved.discard.push("JC".parse().unwrap());
+        let view = ideal_view(&expected(&moved), &TableLayout::standard(2));
+        referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let rule = said.iter().find_map(|e| match e {
+            RefereeEvent::Illegal { action, .. } => Some(action.clone()),
+            _ => None,
+        });
+        assert_eq!(rule.as_deref(), Some("Alice attack 9D Bob 1"), "{said:?}");
+        assert_eq!(referee.record().len(), 1, "nothing committed");
+    }
+
+    #[test]
     fn a_table_nothing_explains_is_a_desync_naming_the_slot_once_it_stays() {
         let (mut referee, state) = start();
         let mut moved = state.clone();
@@ -409,6 +431,30 @@ mod by_hand {
         assert_eq!(lines, ["Alice attack 7S Bob 1", "Bob revealed 1 JH"], "{said:?}");
         assert_eq!(prompts(&said), ["Bob: turn JH (Front Row 1) face down again"], "7 against 11 fails: {said:?}");
     }
+    #[test]
+    fn an_enhanced_attacker_slid_forward_may_leave_its_heart_over_the_row_line() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let enhanced = played(&state, "Alice enhance 5H 7S\n");
+        referee.observe(&ideal_view(&expected(&enhanced), &layout), Moment { frame: 2, ms: 1000 });
+        assert_eq!(referee.record().len(), 2, "{:?}", referee.record());
+        // The 7S slid forward; its 5H, overlapping it toward the seat, is still over the Back Row
+        // line, so the row finder sees it there as a card of its own.
+        let shown =
+            expected(&enhanced).with_front_shown(1, 0, "JH".parse().unwrap()).with_held_out(0, "7S".parse().unwrap());
+        let mut view = ideal_view(&shown, &layout);
+        let heart: card_referee::cards::Card = "5H".parse().unwrap();
+        let at = view.loose.iter().position(|c| c.card == Some(heart)).expect("the heart is drawn beside its base");
+        let lone = view.loose.remove(at);
+        view.seats[0].back.push(card_referee::table::EntityView { base: lone, modifier: None });
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let lines: Vec<String> = referee.record()[2..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(lines, ["Alice attack 7S Bob 1", "Bob revealed 1 JH"], "{said:?}");
+    }
+
     #[test]
     fn a_shielded_target_turned_up_is_read_whichever_card_the_row_finder_took_for_its_base() {
         let (mut referee, state) = start();

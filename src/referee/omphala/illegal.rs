@@ -24,7 +24,7 @@ pub struct Found {
 /// The illegal move that turns `state`'s table into `view`, if one does.
 pub fn explain(state: &GameState, view: &TableView, names: &[String]) -> Option<Found> {
     for seat in 0..state.players.len() {
-        for (action, moved) in physical_moves(state, seat) {
+        for (action, moved) in physical_moves(state, seat, shown_discard(state, view)) {
             if !shows(view, seat, &action, &moved) {
                 continue;
             }
@@ -64,8 +64,17 @@ fn shows(view: &TableView, seat: usize, action: &Action, moved: &GameState) -> b
     distance(&table, view) == 0
 }
 
-/// Every move of `seat`'s Back Row cards, with the rows as they would lie after it.
-fn physical_moves(state: &GameState, seat: usize) -> Vec<(Action, GameState)> {
+/// The card on top of the discard pile in `view` when the game has never seen it: a Front Row
+/// card that nobody had seen, just put there.
+fn shown_discard(state: &GameState, view: &TableView) -> Option<crate::cards::Card> {
+    let card = view.discard.filter(|c| c.face == crate::table::Face::Up)?.card?;
+    (state.seen_cards() & (1u64 << card.index()) == 0).then_some(card)
+}
+
+/// Every move of `seat`'s Back Row cards, with the rows as they would lie after it. `unseen_top`
+/// is the discard pile's top when the game has never seen that card: the identity of an unknown
+/// Front Row card destroyed at once by an attack that never asked for its reveal.
+fn physical_moves(state: &GameState, seat: usize, unseen_top: Option<crate::cards::Card>) -> Vec<(Action, GameState)> {
     let mut out = Vec::new();
     let me = &state.players[seat];
     let cards: Vec<_> = me.back.iter().filter_map(|e| e.card).collect();
@@ -82,7 +91,7 @@ fn physical_moves(state: &GameState, seat: usize) -> Vec<(Action, GameState)> {
         }
         for (other, player) in state.players.iter().enumerate().filter(|(o, _)| *o != seat) {
             for position in 0..player.front.len() {
-                if let Some(moved) = attack(state, seat, card, other, position) {
+                if let Some(moved) = attack(state, seat, card, other, position, unseen_top) {
                     out.push((Action::Attack { with: card, defender: other, position }, moved));
                 }
             }
@@ -135,20 +144,27 @@ fn lay_on_front(
     Some(moved)
 }
 
-/// An attack carried out as if it succeeded, on a target whose identity the table knows (an
-/// unknown one would first be revealed, which the legal search already covers).
+/// An attack carried out as if it succeeded: on a target whose identity the table knows, or on
+/// an unknown, unshielded one whose card now lies on top of the discard pile (`unseen_top`). An
+/// unknown target revealed first is a legal attack's start, which the legal search covers.
 fn attack(
     state: &GameState,
     seat: usize,
     card: crate::cards::Card,
     defender: usize,
     position: usize,
+    unseen_top: Option<crate::cards::Card>,
 ) -> Option<GameState> {
     let mut moved = state.clone();
     let attacker = take(&mut moved, seat, card)?;
     let target = moved.players[defender].front.get(position)?;
-    target.card?;
-    let target = moved.players[defender].front.remove(position);
+    let identity = match (target.card, target.modifier) {
+        (Some(known), _) => known,
+        (None, None) => unseen_top?,
+        (None, Some(_)) => return None,
+    };
+    let mut target = moved.players[defender].front.remove(position);
+    target.card = Some(identity);
     moved.discard.extend(target.known_cards());
     moved.players[seat].front.push(attacker);
     Some(moved)
