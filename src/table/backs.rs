@@ -3,7 +3,8 @@
 //! back offset over its base) make one blob that is no card-shaped outline, and the reader drops
 //! it. Knowing where each Front Row lies, this looks along the row in a top view of the table:
 //! where the row's strip is not the table's colour over a card's width, a card lies; where it also
-//! is below the card's lower edge, a second back lies over it.
+//! is below the card's lower edge, a second back lies over it. The strip's colours tell a back
+//! from a face the reader could not read: a face is mostly bright, unsaturated paper.
 
 use opencv::core::{self, Mat, Scalar, Size};
 use opencv::imgproc;
@@ -29,32 +30,51 @@ const NOT_TABLE: f64 = 45.0;
 const MM_PER_PX: f64 = 2.0;
 /// Share of a band's pixels that must be no table for a card to lie there.
 const COVERED: f64 = 0.5;
+/// A pixel is paper when its brightest channel is within this share of the strip's brightest
+/// (95th percentile) and its saturation is below `PAPER_SATURATION`.
+const PAPER_VALUE: f64 = 0.8;
+const PAPER_SATURATION: f64 = 0.3;
+/// Share of a card's base band that must be paper for it to be a face: a pip card's centre is
+/// about 0.8 paper, the rendered back 0.1 (its white border), a court card about 0.6.
+const PAPER_FACE: f64 = 0.5;
 
-/// Face-down cards found along every Front Row, as sightings in table millimetres (stacks of two
+/// A card found along a Front Row, and whether its colours are a face's rather than a back's.
+pub struct RowCard {
+    pub sighting: Sighting,
+    pub looks_like_face: bool,
+}
+
+/// Cards found along every Front Row, as face-down sightings in table millimetres (stacks of two
 /// as one long outline, as the reader gives them).
-pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<Sighting>> {
+pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<RowCard>> {
     let Some(to_image) = layout.image_to_table().inverse() else {
         return Ok(Vec::new());
     };
+    let bright = brightest(frame)?;
     let mut out = Vec::new();
     for seat in &layout.seats {
-        out.extend(row_backs(frame, &seat.front, &to_image)?);
+        out.extend(row_backs(frame, &seat.front, &to_image, bright)?);
     }
     Ok(out)
 }
 
 /// `sightings` with the backs found along the Front Rows: each back found replaces the reader's
 /// face-down outlines over it (the reader merges backs lying close into one outline, or sees one
-/// card of a stack of two), and stands aside where the reader saw a face-up card.
-pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<Sighting>) {
+/// card of a stack of two), and stands aside where the reader read a face-up card, or saw one it
+/// could not read where the colours are a face's. (A stack of two backs, the lower one's edge a
+/// pale line across it, is now and then taken for a face the reader cannot read.)
+pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<RowCard>) {
+    for s in sightings.iter_mut().filter(|s| s.face == Face::Up && s.card.is_some()) {
+        narrow_merged_outline(s, &backs);
+    }
     let mut found = Vec::new();
-    for b in backs {
+    for RowCard { sighting: b, looks_like_face } in backs {
         let overlaps = |s: &Sighting| {
             s.centre.distance(b.centre) < 30.0
                 || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
                 || b.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre))
         };
-        if sightings.iter().any(|s| s.face == Face::Up && overlaps(s)) {
+        if sightings.iter().any(|s| s.face == Face::Up && (s.card.is_some() || looks_like_face) && overlaps(s)) {
             continue;
         }
         sightings.retain(|s| !overlaps(s));
@@ -63,7 +83,27 @@ pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<Sighting>) {
     sightings.extend(found);
 }
 
-fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Vec<Sighting>> {
+/// A face-up outline read over two or more cards found along the row is the reader merging
+/// neighbours (a target turned up beside a stack of backs reads as one wide card): it keeps the
+/// place of the card its index lies on, so that the others are seen as the backs they are.
+fn narrow_merged_outline(s: &mut Sighting, backs: &[RowCard]) {
+    let Some(outline) = s.outline else { return };
+    let inside: Vec<&Sighting> =
+        backs.iter().map(|b| &b.sighting).filter(|b| quad_contains(&outline, b.centre)).collect();
+    if inside.len() < 2 {
+        return;
+    }
+    let index = s.index.unwrap_or(s.centre);
+    let holds_index = |b: &Sighting| b.outline.as_ref().is_some_and(|o| quad_contains(o, index));
+    let own = inside.iter().copied().find(|b| holds_index(b));
+    let nearest =
+        || inside.iter().copied().min_by(|a, b| a.centre.distance(index).total_cmp(&b.centre.distance(index)));
+    let Some(own) = own.or_else(nearest) else { return };
+    s.outline = own.outline;
+    s.centre = own.centre;
+}
+
+fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> opencv::Result<Vec<RowCard>> {
     let step = row.step.x.hypot(row.step.y);
     let u = Pt::new(row.step.x / step, row.step.y / step);
     let d = {
@@ -98,6 +138,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
         Scalar::all(0.0),
     )?;
     let covered = not_table(&strip, &valid)?;
+    let paper = paper(&strip, &valid, bright)?;
     let band = |i: usize, (lo, hi): (f64, f64)| {
         let (j0, j1) = (((lo - c0) / MM_PER_PX) as usize, ((hi - c0) / MM_PER_PX) as usize);
         (j0..j1).filter(|&j| covered[j][i]).count() as f64 / (j1 - j0) as f64
@@ -127,7 +168,8 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
             let span =
                 ((centre - 25.0).max(0.0) / MM_PER_PX) as usize..(((centre + 25.0) / MM_PER_PX) as usize).min(width);
             let n = span.len().max(1) as f64;
-            let shielded = span.map(|c| band(c, MODIFIER_BAND)).sum::<f64>() / n > COVERED;
+            let shielded = span.clone().map(|c| band(c, MODIFIER_BAND)).sum::<f64>() / n > COVERED;
+            let looks_like_face = share(&paper, span, BASE_BAND, c0) > PAPER_FACE;
             let (half_w, near, far) = (
                 CARD_MM.0 / 2.0,
                 -CARD_MM.1 / 2.0 - c0,
@@ -137,14 +179,65 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography) -> opencv::Result<Ve
                 [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
                     .map(|(x, y)| to_table(x, y));
             let middle = to_table(centre, (near + far) / 2.0);
-            out.push(Sighting {
+            let sighting = Sighting {
                 centre: middle,
                 face: Face::Down,
                 card: None,
                 confidence: 0.5,
                 outline: Some(outline),
                 index: None,
-            });
+            };
+            out.push(RowCard { sighting, looks_like_face });
+        }
+    }
+    Ok(out)
+}
+
+/// The share of `cells` true over the strip columns `span` and the band `(lo, hi)` across the
+/// row (millimetres; the strip starts at `c0`).
+fn share(cells: &[Vec<bool>], span: std::ops::Range<usize>, (lo, hi): (f64, f64), c0: f64) -> f64 {
+    let (j0, j1) = (((lo - c0) / MM_PER_PX) as usize, ((hi - c0) / MM_PER_PX) as usize);
+    let rows = &cells[j0.min(cells.len())..j1.min(cells.len())];
+    let total = rows.len() * span.len();
+    let count: usize = rows.iter().map(|line| span.clone().filter(|&i| line.get(i) == Some(&true)).count()).sum();
+    count as f64 / total.max(1) as f64
+}
+
+/// The frame's brightest channel value at its 99th percentile (every 7th pixel looked at): the
+/// face-up cards' paper, since a table in play always shows some (the Back Rows lie face up).
+fn brightest(frame: &Mat) -> opencv::Result<f64> {
+    let pixels = frame.data_bytes()?;
+    let mut histogram = [0u32; 256];
+    let mut counted = 0u32;
+    for px in pixels.chunks_exact(3).step_by(7) {
+        histogram[usize::from(px.iter().copied().max().unwrap_or(0))] += 1;
+        counted += 1;
+    }
+    let mut seen = 0;
+    let at = histogram.iter().position(|&n| {
+        seen += n;
+        seen * 100 >= counted * 99
+    });
+    Ok(at.unwrap_or(255) as f64)
+}
+
+/// Per strip pixel (row-major, `[j][i]`), whether it looks like a card face's paper: near the
+/// frame's brightest (`bright`) and nearly grey. Brightness is relative, so a dim or warm light
+/// changes little.
+fn paper(strip: &Mat, valid: &Mat, bright: f64) -> opencv::Result<Vec<Vec<bool>>> {
+    let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
+    let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
+    let value = |k: usize| pixels[3 * k..3 * k + 3].iter().copied().max().unwrap_or(0);
+    let mut out = vec![vec![false; cols]; rows];
+    for (j, line) in out.iter_mut().enumerate() {
+        for (i, cell) in line.iter_mut().enumerate() {
+            let k = j * cols + i;
+            if valid[k] == 0 {
+                continue;
+            }
+            let px = &pixels[3 * k..3 * k + 3];
+            let (hi, lo) = (f64::from(value(k)), f64::from(px.iter().copied().min().unwrap_or(0)));
+            *cell = hi >= PAPER_VALUE * bright && hi > 0.0 && (hi - lo) / hi < PAPER_SATURATION;
         }
     }
     Ok(out)
@@ -185,4 +278,60 @@ fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card's outline centred at `x` on a horizontal row at y = 0, `long` millimetres long.
+    fn outline(x: f64, width: f64, long: f64) -> [Pt; 4] {
+        let (w, h) = (width / 2.0, long / 2.0);
+        [Pt::new(x - w, -h), Pt::new(x + w, -h), Pt::new(x + w, h), Pt::new(x - w, h)]
+    }
+
+    fn sighting(face: Face, card: Option<&str>, x: f64, width: f64) -> Sighting {
+        Sighting {
+            centre: Pt::new(x, 0.0),
+            face,
+            card: card.map(|c| c.parse().unwrap()),
+            confidence: 0.4,
+            outline: Some(outline(x, width, CARD_MM.1)),
+            index: None,
+        }
+    }
+
+    fn back(x: f64, looks_like_face: bool) -> RowCard {
+        RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face }
+    }
+
+    #[test]
+    fn an_unread_face_over_a_back_gives_way_unless_its_colours_are_a_face_s() {
+        let mut seen = vec![sighting(Face::Up, None, 0.0, CARD_MM.0)];
+        add_missed_backs(&mut seen, vec![back(0.0, false)]);
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].face, Face::Down, "a stack of backs taken for a face is a back");
+
+        let mut seen = vec![sighting(Face::Up, None, 0.0, CARD_MM.0)];
+        add_missed_backs(&mut seen, vec![back(0.0, true)]);
+        assert_eq!((seen.len(), seen[0].face), (1, Face::Up), "a face the reader could not read stays");
+
+        let mut seen = vec![sighting(Face::Up, Some("9S"), 0.0, CARD_MM.0)];
+        add_missed_backs(&mut seen, vec![back(0.0, false)]);
+        assert_eq!(seen[0].card, Some("9S".parse().unwrap()), "a reading outweighs colours");
+    }
+
+    #[test]
+    fn a_read_outline_over_two_backs_keeps_the_place_of_the_card_its_index_lies_on() {
+        let step = 72.0;
+        let mut merged = sighting(Face::Up, Some("AH"), step / 2.0, CARD_MM.0 + step);
+        merged.index = Some(Pt::new(step - 20.0, -30.0));
+        let mut seen = vec![merged];
+        add_missed_backs(&mut seen, vec![back(0.0, false), back(step, false)]);
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        let up = seen.iter().find(|s| s.face == Face::Up).unwrap();
+        assert!(up.centre.distance(Pt::new(step, 0.0)) < 1e-9, "{up:?}");
+        let down = seen.iter().find(|s| s.face == Face::Down).unwrap();
+        assert!(down.centre.distance(Pt::new(0.0, 0.0)) < 1e-9);
+    }
 }

@@ -306,8 +306,17 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
         return vec![s.view()];
     }
     let half = MODIFIER_MM / 2.0;
-    let base = CardView { face: s.face, card: piece.base_card, centre: at(along_mid, across_mid - half) };
-    let top = CardView { centre: at(along_mid, across_mid + half), ..s.view() };
+    let (base_at, top_at) = (at(along_mid, across_mid - half), at(along_mid, across_mid + half));
+    // The reading is the top card's, unless its index lies at the stack's far end, where only
+    // the base's index can be: a target turned up under its face-down shield.
+    let far_end = across_mid - 0.9 * MODIFIER_MM;
+    if s.face == Face::Up && s.index.is_some_and(|i| dot(i, d) < far_end) {
+        let base = CardView { centre: base_at, ..s.view() };
+        let top = CardView { face: s.face, card: piece.base_card.filter(|&c| Some(c) != s.card), centre: top_at };
+        return vec![base, top];
+    }
+    let base = CardView { face: s.face, card: piece.base_card, centre: base_at };
+    let top = CardView { centre: top_at, ..s.view() };
     vec![base, top]
 }
 
@@ -484,6 +493,24 @@ mod tests {
             assert!(front[0].base.centre.distance(row.slot(0)) < 1.0);
             assert!(shielded.centre.distance(row.modifier_at(row.slot(0))) < 1.0);
             assert_eq!(front[1].modifier, None);
+        }
+    }
+
+    #[test]
+    fn a_stack_read_at_its_far_end_is_a_base_turned_up_under_its_shield() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.front;
+            let base = row.slot(1);
+            let away = toward_seat(&row);
+            let reach = CARD_MM.1 / 2.0 - 8.0;
+            let mut shown = stack(Face::Up, base, &row);
+            shown.card = Some(card("AH"));
+            shown.index = Some(Pt::new(base.x - away.x * reach, base.y - away.y * reach));
+            let view = place_sightings(&[shown], &layout);
+            let front = &view.seats.iter().find(|s| !s.front.is_empty()).unwrap().front;
+            assert_eq!(front[0].base.card, Some(card("AH")), "{front:?}");
+            assert_eq!(front[0].modifier.and_then(|m| m.card), None);
         }
     }
 
