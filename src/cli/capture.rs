@@ -18,6 +18,8 @@ pub struct FramesArgs {
     /// Save each frame as a PNG in this folder.
     #[arg(long)]
     pub save: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -47,6 +49,10 @@ pub struct WindowArgs {
     /// The players' names in seat order, comma-separated (as last time when not given).
     #[arg(long, value_delimiter = ',')]
     pub names: Vec<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: super::ReaderArgs,
 }
 
 pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {

@@ -26,18 +26,38 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// For the window opened when no command is given; a command that reads frames or cards
+    /// takes these options itself.
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: ReaderArgs,
+}
+
+/// Which readers read the cards, for any command that reads cards.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct ReaderArgs {
     /// What reads the corners of card outlines (default: both, network first).
-    #[arg(long, global = true, value_enum)]
+    #[arg(long, value_enum)]
     pub corner_reader: Option<ReaderArg>,
     /// What reads the indices found without an outline: fans, cascades (default: both).
-    #[arg(long, global = true, value_enum)]
+    #[arg(long, value_enum)]
     pub loose_reader: Option<ReaderArg>,
     /// Read every index with the full networks (slower); by default smaller ones read first
     /// and the full ones only what those are unsure of.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub full_networks: bool,
+}
+
+impl ReaderArgs {
+    /// These choices, and `outer`'s where these make none.
+    fn or(&self, outer: &ReaderArgs) -> ReaderArgs {
+        ReaderArgs {
+            corner_reader: self.corner_reader.or(outer.corner_reader),
+            loose_reader: self.loose_reader.or(outer.loose_reader),
+            full_networks: self.full_networks || outer.full_networks,
+        }
+    }
 }
 
 /// A playing-card index reader (`vision::cards::Reader`), as the command line names it.
@@ -66,17 +86,26 @@ impl From<ReaderArg> for crate::vision::cards::Reader {
 pub struct InputArgs {
     /// webcam:N | file:PATH | folder:PATH | demo (default: the last source, else the first webcam,
     /// else the demo table)
-    #[arg(long, global = true, value_parser = parse_source)]
+    #[arg(long, value_parser = parse_source)]
     pub source: Option<SourceSpec>,
     /// Camera resolution to ask for (the nearest the camera offers is used; default 1280x720).
-    #[arg(long, global = true, value_parser = parse_resolution, value_name = "WxH")]
+    #[arg(long, value_parser = parse_resolution, value_name = "WxH")]
     pub resolution: Option<(u32, u32)>,
     /// Camera frame rate to ask for (the nearest the camera offers is used; default 30).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub fps: Option<u32>,
 }
 
 impl InputArgs {
+    /// These choices, and `outer`'s where these make none.
+    fn or(&self, outer: &InputArgs) -> InputArgs {
+        InputArgs {
+            source: self.source.clone().or_else(|| outer.source.clone()),
+            resolution: self.resolution.or(outer.resolution),
+            fps: self.fps.or(outer.fps),
+        }
+    }
+
     pub fn capture_options(&self) -> Option<CaptureOptions> {
         if self.resolution.is_none() && self.fps.is_none() {
             return None;
@@ -143,6 +172,8 @@ pub enum Command {
         /// A card back made by `calibrate back`: outlines that look like it are face down.
         #[arg(long)]
         back: Option<PathBuf>,
+        #[command(flatten)]
+        readers: ReaderArgs,
     },
     /// Calibrate the table: learn what the deck's back looks like.
     #[command(subcommand)]
@@ -198,6 +229,8 @@ pub enum EvalCommand {
         /// to F), gamma:G, blur:S (px), noise:S (levels), jpeg:Q, scale:K, turn (a quarter).
         #[arg(long, value_name = "ALTERATION")]
         alter: Vec<crate::vision::alter::Alteration>,
+        #[command(flatten)]
+        readers: ReaderArgs,
     },
     /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
     Symbols(vision_symbols::EvalSymbols),
@@ -211,6 +244,8 @@ pub enum EvalCommand {
         /// How many cards each table holds: N, or MIN-MAX (default 6-20).
         #[arg(long, value_parser = parse_card_count, value_name = "N|MIN-MAX")]
         cards: Option<std::ops::RangeInclusive<usize>>,
+        #[command(flatten)]
+        readers: ReaderArgs,
     },
 }
 
@@ -241,6 +276,8 @@ pub enum EnrollCommand {
         video: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
+        #[command(flatten)]
+        readers: ReaderArgs,
     },
     /// Symbol cards: writes a profile of each symbol's appearance.
     Symbols(vision_symbols::EnrollSymbols),
@@ -262,30 +299,33 @@ pub fn run(cli: Cli) -> ExitCode {
     if !matches!(cli.command, None | Some(Command::Window(_))) {
         quiet_when_output_closes();
     }
-    let input = cli.input;
+    let command = cli.command.unwrap_or(Command::Window(capture::WindowArgs::default()));
+    let (input, readers) = command.frame_options();
+    let input = input.map_or_else(|| cli.input.clone(), |i| i.or(&cli.input));
+    let readers = readers.map_or(cli.readers, |r| r.or(&cli.readers));
     vision_cards::set_readers(vision_cards::Readers {
-        corner: cli.corner_reader.map(Into::into),
-        loose: cli.loose_reader.map(Into::into),
-        full_networks: cli.full_networks,
+        corner: readers.corner_reader.map(Into::into),
+        loose: readers.loose_reader.map(Into::into),
+        full_networks: readers.full_networks,
     });
-    match cli.command.unwrap_or(Command::Window(capture::WindowArgs::default())) {
+    match command {
         Command::Window(args) => capture::window(&input, &args),
         Command::Cameras => capture::cameras(),
         Command::Frames(args) => capture::frames(&input, &args),
-        Command::Render(command) => render::run(command, input.fps),
-        Command::Detect { images, json, draw, profile, back } => {
+        Command::Render(command) => render::run(command),
+        Command::Detect { images, json, draw, profile, back, .. } => {
             vision_cards::detect(&images, json, draw.as_deref(), profile.as_deref(), back.as_deref())
         }
         Command::Calibrate(CalibrateCommand::Back { images, out }) => vision_cards::calibrate_back(&images, &out),
         Command::Calibrate(CalibrateCommand::Table(args)) => table::calibrate(&input, &args),
         Command::Track(args) => table::track(&input, &args),
-        Command::Eval(EvalCommand::Cards { dir, enroll, back, alter }) => {
+        Command::Eval(EvalCommand::Cards { dir, enroll, back, alter, .. }) => {
             vision_cards::eval(&dir, enroll.as_deref(), back.as_deref(), &alter)
         }
-        Command::Eval(EvalCommand::Synthetic { scenes, seed, cards }) => {
+        Command::Eval(EvalCommand::Synthetic { scenes, seed, cards, .. }) => {
             vision_cards::eval_synthetic(scenes, seed, cards)
         }
-        Command::Enroll(EnrollCommand::Cards { dir, video, out }) => match (dir, video) {
+        Command::Enroll(EnrollCommand::Cards { dir, video, out, .. }) => match (dir, video) {
             (_, Some(video)) => vision_cards::enroll_video(&video, &out),
             (Some(dir), None) => vision_cards::enroll(&dir, &out),
             (None, None) => bad_input("enroll cards needs DIR or --video FILE"),
@@ -297,6 +337,23 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Referee { command } => referee::run(command, &input),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),
+    }
+}
+
+impl Command {
+    /// The frame source and card readers this command was given, where it reads either.
+    fn frame_options(&self) -> (Option<&InputArgs>, Option<&ReaderArgs>) {
+        match self {
+            Command::Window(args) => (Some(&args.input), Some(&args.readers)),
+            Command::Frames(args) => (Some(&args.input), None),
+            Command::Track(args) => (Some(&args.input), Some(&args.readers)),
+            Command::Calibrate(CalibrateCommand::Table(args)) => (Some(&args.input), Some(&args.readers)),
+            Command::Referee { command } => command.frame_options(),
+            Command::Detect { readers, .. }
+            | Command::Eval(EvalCommand::Cards { readers, .. } | EvalCommand::Synthetic { readers, .. })
+            | Command::Enroll(EnrollCommand::Cards { readers, .. }) => (None, Some(readers)),
+            _ => (None, None),
+        }
     }
 }
 
@@ -328,8 +385,29 @@ mod tests {
     }
 
     #[test]
-    fn the_source_flag_works_after_a_subcommand() {
+    fn the_source_flag_works_after_a_subcommand_and_before_it() {
         let cli = Cli::try_parse_from(["card-referee", "frames", "--source", "demo", "--count", "2"]).unwrap();
+        let (input, _) = cli.command.as_ref().unwrap().frame_options();
+        assert_eq!(input.unwrap().source, Some(SourceSpec::Demo));
+        let cli = Cli::try_parse_from(["card-referee", "--source", "demo"]).unwrap();
         assert_eq!(cli.input.source, Some(SourceSpec::Demo));
+    }
+
+    #[test]
+    fn commands_that_read_no_frames_do_not_offer_frame_options() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        for path in [&["omphala", "simulate"][..], &["deck", "check"], &["minigame", "replay"], &["render", "scene"]] {
+            let mut command = &mut cli;
+            for name in path {
+                command = command.find_subcommand_mut(name).unwrap();
+            }
+            let help = command.render_long_help().to_string();
+            for option in ["--source", "--corner-reader", "--resolution", "--full-networks"] {
+                assert!(!help.contains(option), "{path:?} offers {option}");
+            }
+        }
+        let frames = cli.find_subcommand_mut("frames").unwrap().render_long_help().to_string();
+        assert!(frames.contains("--source") && !frames.contains("--corner-reader"));
     }
 }

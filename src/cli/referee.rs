@@ -78,6 +78,10 @@ pub struct OmphalaArgs {
     /// Who plays first, when the players drew lots before the deal (default: the first moves tell).
     #[arg(long, value_name = "NAME")]
     pub first: Option<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: super::ReaderArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -85,6 +89,24 @@ pub struct DemoArgs {
     /// Seconds of the demo to referee (its loop of three games lasts some minutes).
     #[arg(long, default_value_t = 120.0)]
     pub seconds: f64,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: super::ReaderArgs,
+}
+
+impl RefereeCommand {
+    /// The frame source and card readers this command was given.
+    pub(super) fn frame_options(&self) -> (Option<&InputArgs>, Option<&super::ReaderArgs>) {
+        match self {
+            RefereeCommand::Omphala(args) => (Some(&args.input), Some(&args.readers)),
+            RefereeCommand::Demo(args) => (Some(&args.input), Some(&args.readers)),
+            RefereeCommand::Tower(args)
+            | RefereeCommand::Well(args)
+            | RefereeCommand::HotPotato(args)
+            | RefereeCommand::PoisonedGift(args) => (Some(&args.input), None),
+        }
+    }
 }
 
 pub fn run(command: RefereeCommand, input: &InputArgs) -> ExitCode {

@@ -48,6 +48,8 @@ pub struct MiniGameArgs {
     /// otherwise read as fast as they decode).
     #[arg(long)]
     pub realtime: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 pub fn run(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> ExitCode {

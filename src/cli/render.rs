@@ -30,8 +30,7 @@ pub enum RenderCommand {
     },
     /// An Omphala game record acted out at a rendered table, as a video (MJPG in AVI), with
     /// OUT.timeline.jsonl (which frames act out which line) and OUT.layout.toml beside it.
-    /// Exit 2: missing or malformed record; 1: an illegal line. `--fps` sets the frame rate
-    /// (default 30).
+    /// Exit 2: missing or malformed record; 1: an illegal line.
     Game {
         /// The game record (docs/omphala-notation.md).
         record: PathBuf,
@@ -42,11 +41,14 @@ pub enum RenderCommand {
         /// Frame size (default 1280x720 for 2 seats, 1920x1080 for more).
         #[arg(long, value_parser = super::parse_resolution, value_name = "WxH")]
         size: Option<(u32, u32)>,
+        /// Frames a second.
+        #[arg(long, default_value_t = 30)]
+        fps: u32,
     },
     /// A mini-game match record acted out with the Cipher deck, as video (MJPG in AVI, one file
     /// per game: OUT itself for a one-game match, else OUT-N.avi), with OUT.claims.txt (the
     /// claims, for `referee tower|well|…`) and OUT.truth.jsonl (the verdicts the rules give)
-    /// beside each. `--fps` sets the frame rate (default 10).
+    /// beside each.
     Match {
         /// The match record (docs/minigame-notation.md).
         record: PathBuf,
@@ -56,6 +58,9 @@ pub enum RenderCommand {
         out: PathBuf,
         #[arg(long, value_parser = super::parse_resolution, value_name = "WxH", default_value = "1280x720")]
         size: (u32, u32),
+        /// Frames a second.
+        #[arg(long, default_value_t = 10)]
+        fps: u32,
     },
     /// The demo table as a video file (MJPG in AVI).
     Demo {
@@ -66,12 +71,12 @@ pub enum RenderCommand {
     },
 }
 
-pub fn run(command: RenderCommand, fps: Option<u32>) -> ExitCode {
+pub fn run(command: RenderCommand) -> ExitCode {
     let result = match command {
-        RenderCommand::Game { record, seed, out, size } => return game(&record, seed, &out, size, fps),
+        RenderCommand::Game { record, seed, out, size, fps } => return game(&record, seed, &out, size, fps),
         RenderCommand::Scene { seed, out, width, height, fonts } => scene(seed, &out, Size::new(width, height), fonts),
         RenderCommand::Demo { seconds, out } => demo(seconds, &out),
-        RenderCommand::Match { record, seed, out, size } => return match_video(&record, seed, &out, size, fps),
+        RenderCommand::Match { record, seed, out, size, fps } => return match_video(&record, seed, &out, size, fps),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -139,19 +144,13 @@ pub fn beside(out: &std::path::Path, suffix: &str) -> PathBuf {
     out.with_file_name(format!("{stem}.{suffix}"))
 }
 
-fn game(
-    record: &std::path::Path,
-    seed: u64,
-    out: &std::path::Path,
-    size: Option<(u32, u32)>,
-    fps: Option<u32>,
-) -> ExitCode {
+fn game(record: &std::path::Path, seed: u64, out: &std::path::Path, size: Option<(u32, u32)>, fps: u32) -> ExitCode {
     let text = match std::fs::read_to_string(record) {
         Ok(text) => text,
         Err(e) => return bad_input(format!("cannot read {}: {e}", record.display())),
     };
     let size = size.map(|(w, h)| Size::new(w as i32, h as i32));
-    let options = GameOptions { seed, size, fps: f64::from(fps.unwrap_or(30)) };
+    let options = GameOptions { seed, size, fps: f64::from(fps) };
     let mut video = match GameVideo::from_text(&text, &options) {
         Ok(video) => video,
         Err(e) if e.illegal => {
@@ -195,13 +194,7 @@ fn write_game(video: &mut GameVideo, out: &std::path::Path) -> Result<(), String
     Ok(())
 }
 
-fn match_video(
-    record: &std::path::Path,
-    seed: u64,
-    out: &std::path::Path,
-    size: (u32, u32),
-    fps: Option<u32>,
-) -> ExitCode {
+fn match_video(record: &std::path::Path, seed: u64, out: &std::path::Path, size: (u32, u32), fps: u32) -> ExitCode {
     use crate::render::match_video::{MatchOptions, write_films};
     use crate::symbols::notation::{MAX_RECORD_BYTES, replay};
     let text = match crate::text_input::read_text(record, MAX_RECORD_BYTES, "a match record") {
@@ -221,11 +214,7 @@ fn match_video(
             record.display()
         ));
     }
-    let options = MatchOptions {
-        seed,
-        fps: f64::from(fps.unwrap_or(10)),
-        size: (size.0.min(8192) as i32, size.1.min(8192) as i32),
-    };
+    let options = MatchOptions { seed, fps: f64::from(fps), size: (size.0.min(8192) as i32, size.1.min(8192) as i32) };
     match write_films(&result, &players, &deck, &options, out) {
         Ok(paths) => {
             for path in paths {

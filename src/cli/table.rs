@@ -23,6 +23,10 @@ pub struct TrackArgs {
     /// Stop after this many frames (a camera or the demo never ends by itself).
     #[arg(long)]
     pub frames: Option<u64>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: super::ReaderArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -36,6 +40,10 @@ pub struct CalibrateTableArgs {
     /// Give up after this many frames.
     #[arg(long, default_value_t = 3000)]
     pub frames: u64,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub readers: super::ReaderArgs,
 }
 
 /// The settler's distances: millimetres on the table, or pixels in the image (cards there are
