@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::{CardDetector, Reader, detect, patch};
+use card_referee::vision::cards::{CardDetector, Reader, outlines, patch};
 
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
 
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     eprintln!("bench frame: {} cards found, {} read", found.len(), read);
     c.bench_function("detect_cards_1280x720_20_cards", |b| b.iter(|| detector.detect(&frame).unwrap()));
     // One part of that: cutting the 40 corner patches the index networks read.
-    let windows: Vec<patch::Window> = detect::find_card_quads(&frame, detector.config.min_card_area)
+    let windows: Vec<patch::Window> = outlines::find_card_quads(&frame, detector.config.min_card_area)
         .unwrap()
         .iter()
         .flat_map(|q| [patch::corner_window(q, false), patch::corner_window(q, true)])

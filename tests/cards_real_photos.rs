@@ -302,8 +302,8 @@ fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
 #[test]
 fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
     use card_referee::vision::alter::Alteration;
-    use card_referee::vision::cards::detect::{find_card_quads, find_card_quads_in_light};
-    use card_referee::vision::cards::enroll::quad_area;
+    use card_referee::vision::cards::outlines::{find_card_quads, find_card_quads_in_light};
+    use card_referee::vision::cards::quad::shoelace_area as quad_area;
     use opencv::imgcodecs;
     // Enrolment cuts its patches from the outline it finds; `detect` finds outlines in the frame
     // balanced to white light, and enrolment must too. Looked for in the camera's colours, 47 of

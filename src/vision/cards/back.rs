@@ -18,8 +18,10 @@ use std::path::{Path, PathBuf};
 use opencv::{core, imgproc, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::detect::{find_card_quads_in_light, rectify};
-use super::enroll::{EnrollError, quad_area, read_image};
+use super::outlines::find_card_quads_in_light;
+use super::pixels::rectify;
+use super::profile::{EnrollError, read_image};
+use super::quad::shoelace_area;
 
 pub const BACK_FORMAT: &str = "card-referee-back/1";
 
@@ -85,7 +87,7 @@ pub enum BackError {
 }
 
 impl BackDescriptor {
-    /// The descriptor of a rectified BGR card (`detect::rectify`; any size of card proportions).
+    /// The descriptor of a rectified BGR card (`pixels::rectify`; any size of card proportions).
     pub fn of_card(card: &Mat) -> opencv::Result<BackDescriptor> {
         let inner = inside_border(card)?;
         let colour = colour_histogram(&resized(&inner, 60, 84)?)?;
@@ -207,7 +209,7 @@ impl BackProfile {
     /// Loads and checks a profile; every problem is one message naming the file and the field.
     pub fn load(path: &Path) -> Result<BackProfile, BackError> {
         let bad = |message: String| BackError::Profile { path: path.display().to_string(), message };
-        let limit = super::enroll::MAX_PROFILE_BYTES;
+        let limit = super::profile::MAX_PROFILE_BYTES;
         let text = crate::text_input::read_text(path, limit, "a card back").map_err(|e| bad(e.reason()))?;
         BackProfile::parse(&text).map_err(bad)
     }
@@ -282,7 +284,7 @@ pub const TURNED_BACK: f32 = 0.12;
 pub fn card_in_photo(frame: &Mat) -> opencv::Result<Option<Mat>> {
     let inside = |q: &[[f32; 2]; 4]| clear_of_edges(frame, q);
     let quads = find_card_quads_in_light(frame, 0.01)?;
-    match quads.iter().filter(|q| inside(q)).max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) {
+    match quads.iter().filter(|q| inside(q)).max_by(|a, b| shoelace_area(a).total_cmp(&shoelace_area(b))) {
         Some(quad) => Ok(Some(rectify(frame, quad)?)),
         None => Ok(None),
     }
@@ -419,7 +421,7 @@ fn layout_similarity(profile: &[f32], card: &[f32]) -> f32 {
 mod tests {
     use super::*;
     use crate::render::face::{BackStyle, FaceStyle, bgr, draw_back, draw_face};
-    use crate::vision::cards::detect::{CARD_H, CARD_W};
+    use crate::vision::cards::types::{CARD_H, CARD_W};
 
     fn rectified(image: &Mat) -> Mat {
         resized(image, CARD_W, CARD_H).unwrap()

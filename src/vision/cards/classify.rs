@@ -522,7 +522,7 @@ impl GlyphTemplates {
 fn push_variants(out: &mut Vec<(GlyphClass, GlyphFeature)>, class: GlyphClass, mask: &Mat) -> opencv::Result<()> {
     out.push((class, GlyphFeature::from_mask(mask)?));
     for op in [imgproc::MORPH_DILATE, imgproc::MORPH_ERODE] {
-        let changed = super::detect::morph(mask, op, imgproc::MORPH_ELLIPSE, 5)?;
+        let changed = super::pixels::morph(mask, op, imgproc::MORPH_ELLIPSE, 5)?;
         if core::count_non_zero(&changed)? > 0 {
             out.push((class, GlyphFeature::from_mask(&crop_to_ink(&changed)?)?));
         }

@@ -2,11 +2,11 @@
 //! profiles of the frame's darkest channel find where the bright card gives way to the table to a
 //! fraction of a pixel; a line is fitted through those points, and the corners go where the lines
 //! meet. A few hundred pixels are read per outline, where re-finding it by a threshold of its own
-//! neighbourhood (`detect::refine_quad`) reads tens of thousands.
+//! neighbourhood (`outlines::refine_quad`) reads tens of thousands.
 
 use opencv::{core, prelude::*};
 
-use super::detect::{dist, quad_centre};
+use super::quad::{dist, quad_centre};
 
 type Quad = [[f32; 2]; 4];
 

@@ -1,54 +1,23 @@
-//! Deck profiles: a user's own deck, enrolled from labelled photos (one card each), as the
-//! index networks see it: the embeddings of each card's corner windows and loose index patches,
-//! a few times each with the outline and the index found a little off (see `enrolled`).
+//! Enrolling a user's own deck from labelled photos (one card each): the embeddings of each
+//! card's corner windows and loose index patches, a few times each with the outline and the
+//! index found a little off (see `enrolled`), kept in a `DeckProfile`.
 
 use std::path::Path;
 
-use opencv::{imgcodecs, prelude::*};
-use serde::{Deserialize, Serialize};
+use opencv::prelude::*;
 
-use super::detect::{CardDetector, find_card_quads};
-use super::enrolled::Memory;
+use super::detector::CardDetector;
+use super::index::candidate_spots_at;
+use super::index_net::IndexNet;
 use super::labels::{LabelEntry, LabelSet};
 use super::light;
+use super::outlines::find_card_quads;
+use super::patch;
+use super::quad::{inside, quad_centre, shoelace_area, side_lengths};
+use super::types::{Quad, SMALL_FRAME};
 use crate::cards::Card;
 
-pub const PROFILE_FORMAT: &str = "card-referee-deck/2";
-
-/// One enrolled patch: the card it shows and the network's embedding of it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EnrolledPatch {
-    pub card: Card,
-    pub embedding: Vec<f32>,
-}
-
-/// A deck profile as saved on disk (JSON).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct DeckProfile {
-    pub format: String,
-    /// Which index networks made the embeddings (`index_net::fingerprint`): another version's
-    /// embeddings cannot be compared with them.
-    pub networks: String,
-    /// Corner windows of the card outlines.
-    pub corners: Vec<EnrolledPatch>,
-    /// Indices as the loose search cuts them.
-    pub loose: Vec<EnrolledPatch>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum EnrollError {
-    #[error("{0}")]
-    Labels(#[from] super::labels::LabelError),
-    #[error("{path}: cannot read the image")]
-    Image { path: String },
-    /// Refused before or after decoding (`vision::image_file`): truncated, too large, too small.
-    #[error("{path}: {reason}")]
-    BadImage { path: String, reason: String },
-    #[error("{path}: {message}")]
-    Profile { path: String, message: String },
-    #[error("opencv: {0}")]
-    OpenCv(#[from] opencv::Error),
-}
+pub use super::profile::{DeckProfile, EnrollError, EnrolledPatch, PROFILE_FORMAT, read_image};
 
 /// What enrolment did with each photo.
 #[derive(Clone, Debug, Default)]
@@ -60,16 +29,6 @@ pub struct EnrollReport {
 }
 
 impl DeckProfile {
-    /// An empty profile for the shipped networks.
-    pub fn new() -> DeckProfile {
-        DeckProfile {
-            format: PROFILE_FORMAT.to_string(),
-            networks: super::index_net::fingerprint(),
-            corners: Vec::new(),
-            loose: Vec::new(),
-        }
-    }
-
     /// Builds a profile from `DIR/labels.json` and single-card photos: for each image labelled
     /// with exactly one exact card, the largest card outline is enrolled under that card.
     pub fn enroll(dir: &Path) -> Result<(DeckProfile, EnrollReport), EnrollError> {
@@ -90,7 +49,7 @@ impl DeckProfile {
             // under that light (`enrol_card` finds this frame grey already and leaves it).
             let lit = light::balanced(&frame)?;
             let quads = find_card_quads(lit.as_ref(), 0.05)?;
-            let Some(quad) = quads.iter().max_by(|a, b| quad_area(a).total_cmp(&quad_area(b))) else {
+            let Some(quad) = quads.iter().max_by(|a, b| shoelace_area(a).total_cmp(&shoelace_area(b))) else {
                 report.skipped.push(image.file.clone());
                 continue;
             };
@@ -102,97 +61,104 @@ impl DeckProfile {
         }
         Ok((profile, report))
     }
-
-    pub fn save(&self, path: &Path) -> Result<(), EnrollError> {
-        let text = serde_json::to_string(self)
-            .map_err(|e| EnrollError::Profile { path: path.display().to_string(), message: e.to_string() })?;
-        std::fs::write(path, text)
-            .map_err(|e| EnrollError::Profile { path: path.display().to_string(), message: e.to_string() })
-    }
-
-    /// Reads a profile; one of another format, or made by other index networks than these, or
-    /// whose embeddings are not of the networks' length, is refused with what to do.
-    pub fn load(path: &Path) -> Result<DeckProfile, EnrollError> {
-        let bad = |message: String| EnrollError::Profile { path: path.display().to_string(), message };
-        let text =
-            crate::text_input::read_text(path, MAX_PROFILE_BYTES, "a deck profile").map_err(|e| bad(e.reason()))?;
-        let corner = super::index_net::IndexNet::corner()?.embedding_len()?;
-        let loose = super::index_net::IndexNet::loose()?.embedding_len()?;
-        DeckProfile::parse(&text, corner, loose).map_err(bad)
-    }
-
-    /// Parses a profile's JSON, checking its format, networks, and that its corner and loose
-    /// embeddings have `corner_len` and `loose_len` values. The error is a one-line reason.
-    pub fn parse(text: &str, corner_len: usize, loose_len: usize) -> Result<DeckProfile, String> {
-        let profile: DeckProfile = serde_json::from_str(text).map_err(|e| crate::text_input::json_error(&e))?;
-        if profile.format != PROFILE_FORMAT {
-            return Err(format!(
-                "format is {}, expected '{PROFILE_FORMAT}': enrol the deck again with this version",
-                crate::text_input::escaped(&profile.format)
-            ));
-        }
-        let ours = super::index_net::fingerprint();
-        if profile.networks != ours {
-            return Err(format!(
-                "made with other index networks ({}, these are {ours}): enrol the deck again",
-                crate::text_input::escaped(&profile.networks)
-            ));
-        }
-        // Embeddings of another length would never be compared (`enrolled::Memory` skips them):
-        // the profile would be taken and do nothing.
-        check_embeddings("corners", &profile.corners, corner_len)?;
-        check_embeddings("loose", &profile.loose, loose_len)?;
-        Ok(profile)
-    }
-
-    /// The profile's patches as the two networks' memories (corner, loose).
-    pub fn memories(&self) -> (Memory, Memory) {
-        let memory =
-            |patches: &[EnrolledPatch]| Memory::new(patches.iter().map(|p| (p.card, p.embedding.clone())).collect());
-        (memory(&self.corners), memory(&self.loose))
-    }
-
-    /// The cards with at least one enrolled patch.
-    pub fn cards(&self) -> std::collections::BTreeSet<Card> {
-        self.corners.iter().chain(&self.loose).map(|p| p.card).collect()
-    }
 }
 
-/// The largest profile read, in bytes (an enrolled 52-card deck is about 2 MB).
-pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
-
-/// Every embedding of `field` has `expected` finite values; the error names the first that has not.
-fn check_embeddings(field: &str, patches: &[EnrolledPatch], expected: usize) -> Result<(), String> {
-    for (i, patch) in patches.iter().enumerate() {
-        let len = patch.embedding.len();
-        if len != expected {
-            return Err(format!("{field}[{i}].embedding has {len} values; the index network gives {expected}"));
+impl CardDetector {
+    /// The patches of one card of a user's deck lying in the frame at `quad`, for enrolling it:
+    /// both corner windows, and the loose index candidates found in them, each as found and a
+    /// little off (an outline or an index found a few pixels away at run time).
+    pub fn enrol_card(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        card: Card,
+    ) -> opencv::Result<(Vec<EnrolledPatch>, Vec<EnrolledPatch>)> {
+        // Under the light `detect` reads in, so that a deck enrolled under a lamp is remembered
+        // as it will be seen.
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
+        let (short, _) = side_lengths(quad);
+        let centre = quad_centre(quad);
+        let moved = |dx: f32, dy: f32, k: f32| {
+            quad.map(|p| {
+                [centre[0] + (p[0] - centre[0]) * k + dx * short, centre[1] + (p[1] - centre[1]) * k + dy * short]
+            })
+        };
+        let outlines = [
+            moved(0.0, 0.0, 1.0),
+            moved(0.02, 0.0, 1.0),
+            moved(-0.02, 0.0, 1.0),
+            moved(0.0, 0.02, 1.0),
+            moved(0.0, -0.02, 1.0),
+            moved(0.0, 0.0, 1.03),
+            moved(0.0, 0.0, 0.97),
+        ];
+        let mut windows = Vec::new();
+        for q in &outlines {
+            for far in [false, true] {
+                windows.push(patch::corner_window(q, far));
+            }
         }
-        if patch.embedding.iter().any(|v| !v.is_finite()) {
-            return Err(format!("{field}[{i}].embedding holds a value that is not a finite number"));
+        let corners = self.embed(&self.corner_net.full, frame, &windows, (patch::CORNER_W, patch::CORNER_H), card)?;
+        // The loose candidates standing upright in either corner window, the one the network
+        // finds likeliest to be this card per corner. Glyph sizes are judged as on a table
+        // where a card's width is a quarter of the frame's shorter side.
+        let spots = candidate_spots_at(frame, SMALL_FRAME, (4.0 * short) as i32)?;
+        let mut loose_windows = Vec::new();
+        for far in [false, true] {
+            let window = patch::corner_window(quad, far);
+            let (down, _) = patch::window_axis(&window);
+            let upright: Vec<_> = spots
+                .iter()
+                .filter(|s| inside(&window, s.rank) && s.down[0] * down[0] + s.down[1] * down[1] > 0.9)
+                .collect();
+            let cut = |s: &&super::index::IndexSpot| {
+                patch::cut(frame, &patch::index_window(s.rank, s.down, s.unit), patch::INDEX_W, patch::INDEX_H)
+            };
+            let patches = upright.iter().map(cut).collect::<opencv::Result<Vec<_>>>()?;
+            let readings = self.loose_net.full.read(&patches.iter().collect::<Vec<_>>())?;
+            // A spot the network takes for no index at all (a blank, a pip) would teach the
+            // memory that such marks are this card.
+            let likeliest = upright
+                .iter()
+                .zip(&readings)
+                .filter(|(_, r)| r.nothing() < 0.5)
+                .max_by(|a, b| a.1.probability(card).total_cmp(&b.1.probability(card)));
+            if let Some((spot, _)) = likeliest {
+                // Shifted across by a tenth of the index's size, turned by 0.1 rad, scaled.
+                for (shift, turn, k) in [
+                    (0.0, 0.0, 1.0),
+                    (0.1, 0.0, 1.0),
+                    (-0.1, 0.0, 1.0),
+                    (0.0, 0.1, 1.0),
+                    (0.0, -0.1, 1.0),
+                    (0.0, 0.0, 1.1),
+                    (0.0, 0.0, 0.9),
+                ] {
+                    let (sin, cos) = (turn as f32).sin_cos();
+                    let d = [spot.down[0] * cos - spot.down[1] * sin, spot.down[0] * sin + spot.down[1] * cos];
+                    let right = [d[1], -d[0]];
+                    let rank =
+                        [spot.rank[0] + right[0] * shift * spot.unit, spot.rank[1] + right[1] * shift * spot.unit];
+                    loose_windows.push(patch::index_window(rank, d, spot.unit * k));
+                }
+            }
         }
+        let loose = self.embed(&self.loose_net.full, frame, &loose_windows, (patch::INDEX_W, patch::INDEX_H), card)?;
+        Ok((corners, loose))
     }
-    Ok(())
-}
 
-/// The area inside an outline (the shoelace formula), in square pixels.
-pub fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
-    (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs() / 2.0
-}
-
-/// Reads a colour image; a missing, undecodable, truncated, too large or too small file is an
-/// error naming it (see `vision::image_file`).
-pub fn read_image(path: &Path) -> Result<Mat, EnrollError> {
-    let bad = || EnrollError::Image { path: path.display().to_string() };
-    let refused = |reason| EnrollError::BadImage { path: path.display().to_string(), reason };
-    if !path.is_file() {
-        return Err(bad());
+    /// The embeddings of `windows` by `net`, as patches of `card`.
+    fn embed(
+        &self,
+        net: &IndexNet,
+        frame: &Mat,
+        windows: &[patch::Window],
+        (w, h): (i32, i32),
+        card: Card,
+    ) -> opencv::Result<Vec<EnrolledPatch>> {
+        let patches = windows.iter().map(|win| patch::cut(frame, win, w, h)).collect::<opencv::Result<Vec<_>>>()?;
+        let readings = net.read(&patches.iter().collect::<Vec<_>>())?;
+        Ok(readings.into_iter().map(|r| EnrolledPatch { card, embedding: r.embedding }).collect())
     }
-    crate::vision::image_file::check_file(path).map_err(refused)?;
-    let image = imgcodecs::imread(path, imgcodecs::IMREAD_COLOR).map_err(|_| bad())?;
-    if image.empty() {
-        return Err(bad());
-    }
-    crate::vision::image_file::check_size(image.cols() as u32, image.rows() as u32).map_err(refused)?;
-    Ok(image)
 }

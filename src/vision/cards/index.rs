@@ -8,11 +8,12 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::blur::sharpened;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
-use super::detect::{box_centre, centroid, component, dist, inside, label_mask, min_channel, morph, percentile};
 use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::{NetReading, QuickFirst};
 use super::patch::{INDEX_H, INDEX_W, Window, cut, index_window};
+use super::pixels::{centroid, component, label_mask, min_channel, morph, percentile};
+use super::quad::{box_centre, dist, inside};
 use crate::cards::{Card, Rank, Suit};
 
 /// One index read in the frame.
@@ -27,7 +28,7 @@ pub struct IndexHit {
     /// Rank glyph height along `down`, pixels.
     pub size: f32,
     /// The window the loose network reads the candidate in, image pixels: where it is read
-    /// again when this card proves to lie elsewhere (see `detect::one_of_each`).
+    /// again when this card proves to lie elsewhere (see `placing::one_of_each`).
     pub window: Window,
 }
 
@@ -894,16 +895,8 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> (Vec<IndexHit>, Vec<i32>) 
     (out, used)
 }
 
-/// How sure the loose network must be that a candidate shows no index for the templates to
-/// leave it unread. The templates read it anyway below this: they catch thin serif indices the
-/// network reads unsure; above it they mostly misread pips and pictures. Measured with both
-/// loose readers (models/README.md): deals and bidly-deck as before, edje precision 0.995 ->
-/// 0.997, synthetic F1 the same or up on four seed sets, and a quarter to a third less time on
-/// busy tables. The quick networks' bar for "none" is this one (`index_net::SURE_NOTHING`).
-pub(super) const SURE_BLANK: f32 = 0.95;
-
 /// How sure the loose network, once it has read a loose candidate in full, must be that it shows
-/// no index for the templates to leave it unread (`SURE_BLANK` still decides when the quick
+/// no index for the templates to leave it unread (`index_net::SURE_BLANK` still decides when the quick
 /// network's "none" is enough). Between this and `SURE_BLANK` the templates mostly made a rank
 /// of what is none: on 3,000 fresh rendered tables (seeds 60e6) 20 of the 103 false readings,
 /// with as many cards read right as before; most of them a pip cut to a sliver by the next

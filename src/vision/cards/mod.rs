@@ -4,12 +4,23 @@
 pub mod back;
 pub mod blur;
 pub mod classify;
+pub mod corners;
 pub mod detect;
+pub mod detector;
 pub mod edge_fit;
+pub mod face_down;
 pub mod labels;
 pub mod light;
+pub mod loose;
+pub mod outlines;
+pub mod pixels;
+pub mod placing;
+pub mod profile;
+pub mod quad;
+pub mod types;
 
-pub use detect::{CardDetection, CardDetector, DetectorConfig, Face, Reader};
+pub use detector::{CardDetector, DetectorConfig, Reader};
+pub use types::{CardDetection, Face};
 pub mod enroll;
 pub mod enrolled;
 pub mod glyph_net;

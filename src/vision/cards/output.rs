@@ -3,7 +3,7 @@
 use opencv::{core, imgproc, prelude::*};
 use serde::Serialize;
 
-use super::detect::{CardDetection, Face};
+use super::types::{CardDetection, Face};
 
 #[derive(Serialize)]
 pub struct CardJson {

@@ -5,7 +5,8 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::detect::{dist, warp};
+use super::pixels::warp;
+use super::quad::dist;
 
 /// A window of the frame: its four corners in image pixels, clockwise from the corner that
 /// becomes the patch's top-left.

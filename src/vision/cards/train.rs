@@ -12,7 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
-use super::detect::{CARD_H, CARD_W, Corner, corner_glyphs};
+use super::corners::corner_glyphs;
+use super::types::{CARD_H, CARD_W, Corner};
 use crate::cards::Card;
 use crate::render::face::draw_face;
 use crate::render::geometry::{Homography, Pt};

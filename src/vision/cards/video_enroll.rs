@@ -14,9 +14,11 @@ use std::collections::BTreeMap;
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::clear_of_edges;
-use super::detect::{CardDetector, find_card_quads, rectify};
+use super::detector::CardDetector;
 use super::enroll::{DeckProfile, EnrolledPatch};
 use super::light;
+use super::outlines::find_card_quads;
+use super::pixels::rectify;
 use crate::cards::Card;
 
 /// One card enrolled from the video.

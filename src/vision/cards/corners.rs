@@ -1,0 +1,460 @@
+//! The second stage: each outline's two index corners read, by the index networks, by the
+//! glyph templates weighed by the glyph networks, or both (`Reader`).
+
+use opencv::{core, imgproc, prelude::*};
+
+use super::classify::{GlyphFeature, check_black_suit, confidence};
+use super::detector::{CardDetector, Reader};
+use super::enrolled::Memory;
+use super::index_net::SURE_BLANK;
+use super::light;
+use super::patch;
+use super::pixels::*;
+use super::quad::*;
+use super::types::*;
+use crate::cards::{Card, Rank, Suit};
+
+/// A corner's reading and its index box in the image, when it shows an index.
+pub(super) type CornerRead = Option<(IndexReading, [i32; 4])>;
+
+/// Corner readings made ahead (see `CardDetector::read_all_corners`): outline, corner, reading,
+/// and whether the network is sure the corner shows no index (`index::SURE_BLANK`).
+pub(super) struct CornerReadings(Vec<(Quad, Corner, CornerRead, bool)>);
+
+impl CornerReadings {
+    /// Whether the network is sure that neither corner of `quad` shows an index.
+    pub(super) fn both_blank(&self, quad: &Quad) -> bool {
+        let blank = |corner| self.0.iter().any(|(q, c, _, blank)| q == quad && *c == corner && *blank);
+        blank(Corner::TopLeft) && blank(Corner::BottomRight)
+    }
+}
+
+/// The card an outline's corner readings name, and how surely (`None` below `min_confidence`):
+/// both corners must agree; one corner alone is used at its own confidence.
+pub fn combine(readings: &[IndexReading], min_confidence: f32) -> (Option<Card>, f32) {
+    let (card, confidence) = match readings {
+        [] => return (None, 0.0),
+        [one] => (one.card, one.confidence),
+        [a, b, ..] if a.card == b.card => (a.card, 1.0 - (1.0 - a.confidence) * (1.0 - b.confidence)),
+        [a, b, ..] => {
+            // Disagreement: keep the clearly better one only if the other is weak.
+            let (hi, lo) = if a.confidence >= b.confidence { (a, b) } else { (b, a) };
+            if lo.confidence < 0.5 * hi.confidence {
+                (hi.card, hi.confidence * 0.8)
+            } else {
+                return (None, hi.confidence);
+            }
+        }
+    };
+    if confidence < min_confidence { (None, confidence) } else { (Some(card), confidence) }
+}
+
+pub(crate) struct CornerGlyphs {
+    pub(crate) rank: GlyphFeature,
+    /// The rank's glyphs one by one, left to right, when it is printed as two ("10").
+    pub(crate) parts: Vec<GlyphFeature>,
+    pub(crate) suit: GlyphFeature,
+    /// Whether the ink is red (`None` when undecided).
+    red: Option<bool>,
+    area: core::Rect,
+}
+
+/// The corner window of a rectified card, in card pixels.
+pub(super) fn corner_window() -> core::Rect {
+    core::Rect::new(2, 2, (CARD_W as f32 * 0.20) as i32, (CARD_H as f32 * 0.33) as i32)
+}
+
+/// Segments the rank (the top ink, glued with a side-by-side neighbour as in "10") and the suit
+/// pip below it in one corner of a rectified card.
+pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option<CornerGlyphs>> {
+    glyphs_in_patch(&corner_patch(card, corner)?, Ink::Otsu)
+}
+
+/// The corner window of a rectified card, turned so that the index stands upright.
+pub(super) fn corner_patch(card: &Mat, corner: Corner) -> opencv::Result<Mat> {
+    let window = corner_window();
+    match corner {
+        Corner::TopLeft => Mat::roi(card, window)?.try_clone(),
+        Corner::BottomRight => {
+            let (w, h) = (card.cols(), card.rows());
+            let far =
+                core::Rect::new(w - window.x - window.width, h - window.y - window.height, window.width, window.height);
+            let mut turned = Mat::default();
+            core::rotate(&Mat::roi(card, far)?, &mut turned, core::ROTATE_180)?;
+            Ok(turned)
+        }
+    }
+}
+
+/// The same window warped straight from the frame: the reader needs the two corners (and a
+/// small copy for the paper test), not the whole card at full size.
+pub(super) fn corner_patch_in_frame(frame: &Mat, quad: &[[f32; 2]; 4], corner: Corner) -> opencv::Result<Mat> {
+    let turned = match corner {
+        Corner::TopLeft => *quad,
+        Corner::BottomRight => [quad[2], quad[3], quad[0], quad[1]],
+    };
+    let window = corner_window();
+    let (x, y) = (window.x as f32, window.y as f32);
+    let (w, h) = (CARD_W as f32, CARD_H as f32);
+    warp(frame, &turned, [[-x, -y], [w - x, -y], [w - x, h - y], [-x, h - y]], window.size())
+}
+
+/// How a corner window's ink is told from its paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ink {
+    /// Otsu's level between the two.
+    Otsu,
+    /// A level nearer the paper, for faint or thin ranks beside a strong pip.
+    Pale,
+}
+
+/// Segments the rank and suit in a corner window whose index stands upright.
+pub(super) fn glyphs_in_patch(patch: &Mat, level: Ink) -> opencv::Result<Option<CornerGlyphs>> {
+    let window = corner_window();
+    let dark = min_channel(patch)?;
+    let mut ink = Mat::default();
+    let otsu = imgproc::threshold(&dark, &mut ink, 0.0, 255.0, imgproc::THRESH_BINARY_INV | imgproc::THRESH_OTSU)?;
+    // A uniform patch has no index.
+    let mut mean = core::Scalar::default();
+    let mut dev = core::Scalar::default();
+    core::mean_std_dev(&dark, &mut mean, &mut dev, &core::no_array())?;
+    if dev[0] < 18.0 || otsu > mean[0] {
+        return Ok(None);
+    }
+    if level == Ink::Pale {
+        // A third of the way from the paper to the darkest ink.
+        let paper = f64::from(percentile(&dark, 0.9)?);
+        let darkest = f64::from(percentile(&dark, 0.02)?);
+        let pale = paper - 0.35 * (paper - darkest);
+        if pale > otsu {
+            imgproc::threshold(&dark, &mut ink, pale, 255.0, imgproc::THRESH_BINARY_INV)?;
+        }
+    }
+    let mut labels = Mat::default();
+    let mut stats = Mat::default();
+    let mut centroids = Mat::default();
+    let n = imgproc::connected_components_with_stats(&ink, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let (pw, ph) = (patch.cols(), patch.rows());
+    let mut blobs = Vec::new();
+    for i in 1..n {
+        let (core::Rect { x, y, width: w, height: h }, area) = component(&stats, i)?;
+        let touches_edge = x == 0 || y == 0 || x + w >= pw || y + h >= ph;
+        if touches_edge || h < ph / 14 || area < 25 || w > pw * 9 / 10 {
+            continue;
+        }
+        blobs.push((i, core::Rect::new(x, y, w, h)));
+    }
+    blobs.sort_by_key(|(_, r)| r.y);
+    let Some(&(first, first_rect)) = blobs.first() else {
+        return Ok(None);
+    };
+    // The rank: the top blob plus any blob beside it at the same height (the "1" and "0" of 10).
+    let mut rank_ids = vec![first];
+    let mut rank_rect = first_rect;
+    for &(id, r) in &blobs[1..] {
+        let overlap = (rank_rect.y + rank_rect.height).min(r.y + r.height) - rank_rect.y.max(r.y);
+        if overlap as f32 > 0.6 * r.height.min(rank_rect.height) as f32
+            && (r.height as f32) > 0.6 * rank_rect.height as f32
+        {
+            rank_ids.push(id);
+            rank_rect |= r;
+        }
+    }
+    // The suit: the next blob whose top is below the rank and that sits under it.
+    let suit = blobs.iter().find(|(id, r)| {
+        !rank_ids.contains(id)
+            && r.y >= rank_rect.y + rank_rect.height / 2
+            && r.x < rank_rect.x + rank_rect.width
+            && r.x + r.width > rank_rect.x
+            && r.height as f32 > 0.35 * rank_rect.height as f32
+            && (r.height as f32) < 1.6 * rank_rect.height as f32
+    });
+    let Some(&(suit_id, suit_rect)) = suit else {
+        return Ok(None);
+    };
+    let rank_mask = label_mask(&labels, &rank_ids, rank_rect)?;
+    let mut parts = Vec::new();
+    if rank_ids.len() == 2 {
+        let mut pieces: Vec<&(i32, core::Rect)> = blobs.iter().filter(|(id, _)| rank_ids.contains(id)).collect();
+        pieces.sort_by_key(|(_, r)| r.x);
+        for (id, r) in pieces {
+            parts.push(GlyphFeature::from_mask(&label_mask(&labels, &[*id], *r)?)?);
+        }
+    }
+    let suit_mask = label_mask(&labels, &[suit_id], suit_rect)?;
+    let red = ink_is_red(patch, &ink)?;
+    let area = rank_rect | suit_rect;
+    let area = core::Rect::new(area.x + window.x, area.y + window.y, area.width, area.height);
+    Ok(Some(CornerGlyphs {
+        rank: GlyphFeature::from_mask(&rank_mask)?,
+        parts,
+        suit: GlyphFeature::from_mask(&suit_mask)?,
+        red,
+        area,
+    }))
+}
+
+/// Whether the ink pixels of a BGR patch are red rather than black or grey.
+pub(super) fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
+    let m = core::mean(patch, ink)?;
+    let (b, g, r) = (m[0], m[1], m[2]);
+    let redness = r - g.max(b);
+    Ok(if redness > 40.0 {
+        Some(true)
+    } else if redness < 15.0 {
+        Some(false)
+    } else {
+        None
+    })
+}
+
+/// The axis-aligned box around a window, `[x, y, w, h]` in image pixels.
+pub(super) fn window_box(window: &patch::Window) -> [i32; 4] {
+    let x0 = window.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+    let y0 = window.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+    let x1 = window.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+    let y1 = window.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    [x0 as i32, y0 as i32, (x1 - x0).ceil() as i32, (y1 - y0).ceil() as i32]
+}
+
+/// Maps a rectangle of the rectified card (in the given corner's upright frame) back to an
+/// axis-aligned box in the image, through the bilinear interpolation of the quad.
+pub(super) fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32; 4] {
+    let to_image = |u: f32, v: f32| {
+        let (u, v) = match corner {
+            Corner::TopLeft => (u, v),
+            Corner::BottomRight => (CARD_W as f32 - u, CARD_H as f32 - v),
+        };
+        let (s, t) = (u / CARD_W as f32, v / CARD_H as f32);
+        let lerp = |a: [f32; 2], b: [f32; 2], k: f32| [a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k];
+        let top = lerp(quad[0], quad[1], s);
+        let bottom = lerp(quad[3], quad[2], s);
+        lerp(top, bottom, t)
+    };
+    let corners = [
+        to_image(rect.x as f32, rect.y as f32),
+        to_image((rect.x + rect.width) as f32, rect.y as f32),
+        to_image((rect.x + rect.width) as f32, (rect.y + rect.height) as f32),
+        to_image(rect.x as f32, (rect.y + rect.height) as f32),
+    ];
+    let x0 = corners.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+    let y0 = corners.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+    let x1 = corners.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+    let y1 = corners.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
+    [x0 as i32, y0 as i32, (x1 - x0).ceil() as i32, (y1 - y0).ceil() as i32]
+}
+
+impl CardDetector {
+    /// The readings of both corners of one outline: (card, confidence) for each corner read.
+    pub fn read_corners_of(&self, frame: &Mat, quad: &Quad) -> opencv::Result<Vec<(Card, f32)>> {
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
+        let pre = self.read_all_corners(frame, std::iter::once(quad))?;
+        let mut out = Vec::new();
+        for corner in [Corner::TopLeft, Corner::BottomRight] {
+            if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, &pre)? {
+                out.push((reading.card, reading.confidence));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
+    pub(super) fn read_outline(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+        if self.config.corner_reader != Reader::Templates {
+            let mut readings = Vec::new();
+            let mut boxes = Vec::new();
+            for corner in [Corner::TopLeft, Corner::BottomRight] {
+                if let Some((reading, b)) = self.read_corner_at(frame, quad, corner, pre)? {
+                    readings.push(reading);
+                    boxes.push(b);
+                }
+            }
+            let unread = combine(&readings, self.config.min_confidence).0.is_none();
+            // Where the network is sure both corners are blank (a card back: its pattern can
+            // pass the templates for a faint 5), the templates are not asked.
+            if self.config.corner_reader == Reader::Network || !unread || pre.both_blank(quad) {
+                return Ok((readings, boxes));
+            }
+        }
+        self.read_outline_by_templates(frame, quad)
+    }
+
+    /// Reads both index corners of a card outline with the glyph templates.
+    pub(super) fn read_outline_by_templates(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+        let patches = [Corner::TopLeft, Corner::BottomRight]
+            .into_iter()
+            .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
+            .collect::<opencv::Result<Vec<(Corner, Mat)>>>()?;
+        let mut readings = Vec::new();
+        let mut boxes = Vec::new();
+        for (corner, patch) in &patches {
+            if let Some((reading, rect)) = self.read_patch_with(patch, Ink::Otsu)? {
+                readings.push(reading);
+                boxes.push(box_in_image(quad, &rect, *corner));
+            }
+        }
+        // Corners that disagree are read again with a paler ink level: Otsu's level, pulled down
+        // by a strong pip, can drop most of a thin or faded rank (a hollow Q read as an 8).
+        if let [a, b] = readings.as_slice()
+            && a.card != b.card
+            && combine(&readings, self.config.min_confidence).0.is_none()
+        {
+            let mut again = Vec::new();
+            for (corner, patch) in &patches {
+                if let Some((reading, rect)) = self.read_patch_with(patch, Ink::Pale)? {
+                    again.push((reading, box_in_image(quad, &rect, *corner)));
+                }
+            }
+            if let [(a, _), (b, _)] = again.as_slice()
+                && a.card == b.card
+            {
+                (readings, boxes) = again.into_iter().unzip();
+            }
+        }
+        Ok((readings, boxes))
+    }
+
+    /// Reads every corner the outlines `quads` may need (both corners of each, and of each end
+    /// of a long one) in one batch, when the network reads them; `read_corner_at` looks there
+    /// first.
+    pub(super) fn read_all_corners<'a>(
+        &self,
+        frame: &Mat,
+        quads: impl Iterator<Item = &'a Quad>,
+    ) -> opencv::Result<CornerReadings> {
+        if self.config.corner_reader == Reader::Templates {
+            return Ok(CornerReadings(Vec::new()));
+        }
+        let mut jobs = Vec::new();
+        for quad in quads {
+            let ends = pair_ends(quad).into_iter().flatten();
+            for q in std::iter::once(*quad).chain(ends) {
+                jobs.push((q, Corner::TopLeft));
+                jobs.push((q, Corner::BottomRight));
+            }
+        }
+        let read = self.read_corner_windows(frame, &jobs, &[])?;
+        Ok(CornerReadings(
+            jobs.into_iter().zip(read).map(|((quad, corner), (read, blank))| (quad, corner, read, blank)).collect(),
+        ))
+    }
+
+    /// Whether the full networks must read every patch: when the quick ones are off, or an
+    /// enrolled deck (`memory`) is compared by the full networks' embeddings.
+    pub(super) fn full_networks_only(&self, memory: &Memory) -> bool {
+        !self.config.quick_networks || !memory.is_empty()
+    }
+
+    /// Reads the corner windows of outlines by network, in one batch, with the cards `ruled_out`
+    /// (known to lie elsewhere) out of the reckoning.
+    pub(super) fn read_corner_windows(
+        &self,
+        frame: &Mat,
+        jobs: &[(Quad, Corner)],
+        ruled_out: &[Card],
+    ) -> opencv::Result<Vec<(CornerRead, bool)>> {
+        let windows: Vec<patch::Window> =
+            jobs.iter().map(|(q, corner)| patch::corner_window(q, *corner == Corner::BottomRight)).collect();
+        let patches = windows
+            .iter()
+            .map(|w| patch::cut(frame, w, patch::CORNER_W, patch::CORNER_H))
+            .collect::<opencv::Result<Vec<_>>>()?;
+        // A card read again with others ruled out is weighed by the full network's second choices.
+        let full_only = self.full_networks_only(&self.corner_memory) || !ruled_out.is_empty();
+        // The two corners of one outline, one after the other, may stand together.
+        let pairs: Vec<(usize, usize)> = (1..jobs.len())
+            .filter(|&i| {
+                jobs[i - 1].0 == jobs[i].0 && (jobs[i - 1].1, jobs[i].1) == (Corner::TopLeft, Corner::BottomRight)
+            })
+            .map(|i| (i - 1, i))
+            .collect();
+        let readings = self.corner_net.read_paired(&patches.iter().collect::<Vec<_>>(), &pairs, full_only)?;
+        Ok(windows
+            .iter()
+            .zip(readings)
+            .map(|(window, reading)| {
+                let blank = reading.card().is_none() && reading.nothing() >= SURE_BLANK;
+                let weighed = self.corner_memory.weigh_other_than(&reading, ruled_out);
+                (weighed.map(|(card, confidence)| (IndexReading { card, confidence }, window_box(window))), blank)
+            })
+            .collect())
+    }
+
+    /// Reads one corner of a card outline in the frame: the reading and the index box in the
+    /// image.
+    pub(super) fn read_corner_at(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        corner: Corner,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<(IndexReading, [i32; 4])>> {
+        if let Some((_, _, read, _)) = pre.0.iter().find(|(q, c, _, _)| q == quad && *c == corner) {
+            return Ok(*read);
+        }
+        if self.config.corner_reader != Reader::Templates {
+            return Ok(self.read_corner_windows(frame, &[(*quad, corner)], &[])?.remove(0).0);
+        }
+        let patch = corner_patch_in_frame(frame, quad, corner)?;
+        Ok(self.read_patch(&patch)?.map(|(reading, rect)| (reading, box_in_image(quad, &rect, corner))))
+    }
+
+    /// The rank and suit glyphs of one corner of a rectified card, unread (for enrolment).
+    pub fn corner_features(card: &Mat, corner: Corner) -> opencv::Result<Option<(GlyphFeature, GlyphFeature)>> {
+        Ok(corner_glyphs(card, corner)?.map(|g| (g.rank, g.suit)))
+    }
+
+    /// Reads the index in one corner of a rectified card.
+    pub fn read_corner(&self, card: &Mat, corner: Corner) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        self.read_patch(&corner_patch(card, corner)?)
+    }
+
+    /// Reads the index in a corner window (see `corner_patch`); the area is in card pixels.
+    pub(super) fn read_patch(&self, patch: &Mat) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        self.read_patch_with(patch, Ink::Otsu)
+    }
+
+    /// `read_patch` with the ink level chosen (see `Ink`).
+    pub(super) fn read_patch_with(&self, patch: &Mat, ink: Ink) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+        let Some(glyphs) = glyphs_in_patch(patch, ink)? else {
+            return Ok(None);
+        };
+        let Some((mut rank, rank_score, rank_second)) = self.corner_templates.best_rank(&glyphs.rank) else {
+            return Ok(None);
+        };
+        let mut rank_confidence = confidence(rank_score, rank_second);
+        if let [left, right] = glyphs.parts.as_slice() {
+            let (ten, other) = self.corner_templates.read_ten(left, right);
+            if confidence(ten, other) > rank_confidence {
+                (rank, rank_confidence) = (Rank::new(10).expect("10 is a rank"), confidence(ten, other));
+            }
+        }
+        // A "10" read as two glyphs is left alone: the network reads single glyphs.
+        if glyphs.parts.len() != 2 || rank.value() != 10 {
+            (rank, rank_confidence) = self.rank_net.scores(&glyphs.rank)?.settle(rank, rank_confidence);
+        }
+        let allowed: &[Suit] = match glyphs.red {
+            Some(true) => &[Suit::Diamonds, Suit::Hearts],
+            Some(false) => &[Suit::Clubs, Suit::Spades],
+            None => &Suit::ALL,
+        };
+        let Some(read) = self.suit_templates.best_suit(&glyphs.suit, allowed) else {
+            return Ok(None);
+        };
+        let (suit, suit_score, suit_second) = check_black_suit(&glyphs.suit, read, true);
+        let suit_confidence =
+            self.suit_net.scores(&glyphs.suit)?.weigh_suit(allowed, suit, confidence(suit_score, suit_second), false);
+        let confidence = rank_confidence * suit_confidence;
+        Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
+    }
+}

@@ -1,0 +1,245 @@
+//! The fourth stage: indices found without their card's outline (fans, cascades, a card half
+//! hidden), searched outside the outlines already read and read as cards of their own.
+
+use opencv::{core, prelude::*};
+
+use super::corners::combine;
+use super::detector::{CardDetector, Reader};
+use super::enrolled::Memory;
+use super::index::{IndexHit, LooseMarks, NetworkRead};
+use super::index_net::NetReading;
+use super::patch;
+use super::quad::*;
+use super::types::*;
+use crate::cards::Card;
+
+/// The smallest rank height, as a share of an unread outline's short side, at which a loose
+/// index inside the outline names it (a card's own rank is about 0.15 of its width). Below it
+/// the outline holds more than a card and the index is read as a loose one (`add_loose_indices`).
+pub(super) const MIN_INDEX_SCALE: f32 = 0.06;
+
+/// How likely the loose network must find a card by itself, before the cards known to lie
+/// elsewhere are set aside, for a loose index read again (`CardDetector::read_again`) to be
+/// read as that card. Setting aside a card the network was sure of scales up what is left, and
+/// a rank read surely then stands in whatever suit had the rest. On 3,000 fresh rendered tables
+/// (seeds 60e6) this bar took 2 false readings and no right one: a three and a queen of clubs
+/// in full sight, read again once a club of that rank was placed elsewhere, had become spades
+/// at 0.70 and 0.73. The real photos, as taken and under 14 alterations, read the same. At 0.35
+/// a third false reading went, and 3 right ones on the altered photos (with no second reading
+/// at all: the same, and 7 right ones).
+pub(super) const READ_AGAIN_OWN: f32 = 0.2;
+
+/// The outlines the loose index search leaves out: those read at both corners, and the cards
+/// surely face down (`backs`). An outline read by one corner only may be two overlapping cards
+/// taken for one (the one below showing its index, the one on top the rest), so it is searched.
+/// A back is not: every cell of a lattice back is a glyph-sized mark ringed by paper, and one
+/// face-down card gave 414 candidates to read (over 100 ms). A face-down call alone is not sure
+/// enough: on real photos, merged outlines of face-up cards (half of them paper, their corners
+/// blank) were taken for backs, and the cards were found by their indices. So a back is sure
+/// when it matches the calibrated back, or, uncalibrated, when both its corners are surely blank
+/// and its paper is not a face's (`sure_back`).
+pub(super) fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
+    found
+        .iter()
+        .filter(|d| d.card.is_some() && d.index_boxes.len() >= 2)
+        .filter_map(|d| d.quad)
+        .chain(backs.iter().copied())
+        .collect()
+}
+
+/// What a loose index read again reads once the cards `ruled_out` are set aside: a card read
+/// at `min_confidence` among the rest, that the network found likely enough by itself
+/// (`READ_AGAIN_OWN`).
+pub(super) fn second_choice(
+    reading: &NetReading,
+    memory: &Memory,
+    ruled_out: &[Card],
+    min_confidence: f32,
+) -> Option<(Card, f32)> {
+    memory.weigh_other_than(reading, ruled_out).filter(|(card, p)| {
+        *p >= min_confidence && !ruled_out.contains(card) && reading.probability(*card) >= READ_AGAIN_OWN
+    })
+}
+
+/// One deck holds each card once: the same card read again nearby is its other corner (or the
+/// corner of an outline already read), whether `kept` among the loose indices or in `out`.
+pub(super) fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[CardDetection]) -> bool {
+    let centre = box_centre(&hit.bbox);
+    let reach = 16.0 * hit.size;
+    kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
+        || out.iter().any(|d| {
+            d.card == Some(hit.card)
+                && (d.quad.is_some_and(|q| dist(quad_centre(&q), centre) < reach)
+                    || d.index_boxes.iter().any(|b| dist([b[0] as f32, b[1] as f32], centre) < reach))
+        })
+}
+
+impl CardDetector {
+    /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
+    /// readers, the network reads first and the templates only where it read nothing and is
+    /// not sure there is nothing to read.
+    pub(super) fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
+        let Some(marks) = LooseMarks::find(frame, read, SMALL_FRAME)? else {
+            return Ok(Vec::new());
+        };
+        let min = self.config.min_loose_confidence;
+        let full_only = self.full_networks_only(&self.loose_memory);
+        let by_network = || marks.read_by_network(frame, &self.loose_net, full_only, &self.loose_memory, min);
+        let by_templates = |first: &NetworkRead| {
+            marks.read_by_templates(&self.templates, &self.suit_templates, [&self.rank_net, &self.suit_net], min, first)
+        };
+        match self.config.loose_reader {
+            Reader::Network => Ok(by_network()?.hits),
+            Reader::Templates => by_templates(&NetworkRead::default()),
+            Reader::Both => {
+                let read = by_network()?;
+                let more = by_templates(&read)?;
+                Ok(read.hits.into_iter().chain(more).collect())
+            }
+        }
+    }
+
+    /// Adds the index corners found outside any card outline (hidden outlines: fans, cascades).
+    /// Two corners of one card (same reading, opposite directions) count once; the cards surely
+    /// face down (`backs`) are not searched (see `unsearched`). Returns the loose network's
+    /// window on each index added, by its index box.
+    pub(super) fn add_loose_indices(
+        &self,
+        frame: &Mat,
+        out: &mut Vec<CardDetection>,
+        backs: &[Quad],
+    ) -> opencv::Result<Vec<([i32; 4], patch::Window)>> {
+        let hits = self.loose_indices(frame, &unsearched(out, backs))?;
+        // An unread outline holding indices of two different cards is a group of overlapping
+        // cards taken for one: it goes, and the indices speak for the cards.
+        out.retain(|d| {
+            let Some(q) = d.quad.filter(|_| d.card.is_none()) else { return true };
+            let mut cards: Vec<Card> =
+                hits.iter().filter(|h| inside(&q, box_centre(&h.bbox))).map(|h| h.card).collect();
+            cards.sort();
+            cards.dedup();
+            cards.len() < 2
+        });
+        let mut kept: Vec<IndexHit> = Vec::new();
+        // Indices far too small for the unread outline they lie in, read as loose ones.
+        let mut on_the_table: Vec<IndexHit> = Vec::new();
+        // Those inside outlines first: an outline that takes its card from one corner's index
+        // then stands as that card when the twin test below meets the card's other corner.
+        let within = |hit: &IndexHit| out.iter().any(|d| d.quad.is_some_and(|q| inside(&q, box_centre(&hit.bbox))));
+        let (mut hits, outside): (Vec<IndexHit>, Vec<IndexHit>) = hits.into_iter().partition(within);
+        hits.extend(outside);
+        for hit in hits {
+            let centre = box_centre(&hit.bbox);
+            // Inside an outline: it reads that card when its own corners could not be read. Inside
+            // a card taken for face down it must be sure: a back's pattern makes marks too (and a
+            // court card's picture can make a face look like a back).
+            if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+                // Another card's index inside an outline read by one corner, away from that
+                // corner's index: the outline holds two cards, and this one is read too. A glyph
+                // height away is another index, not the same one read otherwise: in a cascade the
+                // next card's index lies one strip on, often inside the corner window that read
+                // the card below (asking two heights lost such indices: one height reads 3 more on
+                // the 1,200 tuning tables, none false; the real photos, as they are and under 14
+                // alterations each, read the same).
+                if d.card.is_some_and(|c| c != hit.card)
+                    && d.index_boxes.len() == 1
+                    && d.index_boxes
+                        .iter()
+                        .all(|b| dist(box_centre(&core::Rect::new(b[0], b[1], b[2], b[3])), centre) > hit.size)
+                {
+                    kept.push(hit);
+                    continue;
+                }
+                // The index must not be far smaller than the outline's scale (its rank is about a
+                // seventh of the card's width): a table taken for a card, or cards and the table
+                // between them merged into one outline, hold indices far too small. Such an index
+                // is read as a loose one, as on the table. An index larger than a card's is the
+                // card's own, the outline being only the part of it in sight (the rest under a
+                // hand or another card). Reading both rather than leaving them unread gives, on
+                // 3,000 fresh rendered tables (seeds 60e6), 8 cards more and no false one, and on
+                // edje one card more, as taken and under each of 14 alterations.
+                let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
+                let sure = d.face == Face::Up || hit.confidence >= 0.8;
+                if d.card.is_none() && sure {
+                    if scale < MIN_INDEX_SCALE {
+                        // Asked last, once the outlines have taken their cards: the same card's
+                        // other corner may name the outline round it (a mat holding one card).
+                        on_the_table.push(hit);
+                    } else {
+                        let b = hit.bbox;
+                        d.card = Some(hit.card);
+                        d.face = Face::Up;
+                        d.confidence = hit.confidence;
+                        d.index_boxes = vec![[b.x, b.y, b.width, b.height]];
+                    }
+                }
+                continue;
+            }
+            if !twin(&hit, &kept, out) {
+                kept.push(hit);
+            }
+        }
+        for hit in on_the_table {
+            if !twin(&hit, &kept, out) {
+                kept.push(hit);
+            }
+        }
+        let mut windows = Vec::new();
+        for hit in kept {
+            let b = [hit.bbox.x, hit.bbox.y, hit.bbox.width, hit.bbox.height];
+            windows.push((b, hit.window));
+            out.push(CardDetection {
+                card: Some(hit.card),
+                face: Face::Up,
+                confidence: hit.confidence,
+                quad: None,
+                index_boxes: vec![b],
+            });
+        }
+        Ok(windows)
+    }
+
+    /// A card outline's reading once the cards `ruled_out` are known to lie elsewhere: both
+    /// corners read again by the network must agree on one of the other cards, as surely as a
+    /// loose index must be read (a second choice, made once the first proved wrong, needs more
+    /// than a first). A loose index (`window`, the loose network's window on it) is read again
+    /// by the full loose network alike; it has one corner, so its second choice must be as sure.
+    /// With both corner readers, where the network finds no other card the templates read the
+    /// outline afresh: if they agree on a card not ruled out, it stands.
+    pub(super) fn read_again(
+        &self,
+        frame: &Mat,
+        det: &CardDetection,
+        window: Option<&patch::Window>,
+        ruled_out: &[Card],
+    ) -> opencv::Result<Option<(Card, f32)>> {
+        if let Some(window) = window.filter(|_| det.quad.is_none() && self.config.loose_reader != Reader::Templates) {
+            let patch = patch::cut(frame, window, patch::INDEX_W, patch::INDEX_H)?;
+            let reading = self.loose_net.full.read(&[&patch])?.remove(0);
+            return Ok(second_choice(&reading, &self.loose_memory, ruled_out, self.config.min_loose_confidence));
+        }
+        let Some(quad) = det.quad.filter(|_| self.config.corner_reader != Reader::Templates) else {
+            return Ok(None);
+        };
+        let agreed = |readings: &[IndexReading]| match (readings, combine(readings, self.config.min_loose_confidence)) {
+            ([a, b], (Some(card), confidence)) if a.card == b.card && !ruled_out.contains(&card) => {
+                Some((card, confidence))
+            }
+            _ => None,
+        };
+        let jobs = [(quad, Corner::TopLeft), (quad, Corner::BottomRight)];
+        let readings: Vec<IndexReading> = self
+            .read_corner_windows(frame, &jobs, ruled_out)?
+            .into_iter()
+            .filter_map(|(read, _)| read)
+            .map(|(r, _)| r)
+            .collect();
+        if let Some(found) = agreed(&readings) {
+            return Ok(Some(found));
+        }
+        if self.config.corner_reader != Reader::Both {
+            return Ok(None);
+        }
+        Ok(agreed(&self.read_outline_by_templates(frame, &quad)?.0))
+    }
+}

@@ -1,0 +1,422 @@
+//! The first stage: card outlines found in a frame, by the paper's brightness at several
+//! levels and by edges, each fitted to a card's quadrilateral; outlines too long for one card
+//! (cascades, pairs) kept apart for the stages that split them.
+
+use opencv::{core, imgproc, prelude::*};
+
+use super::edge_fit;
+use super::light;
+use super::pixels::*;
+use super::quad::*;
+use super::types::*;
+
+/// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
+///
+/// One global threshold cannot serve every table: on a pale carpet or wood the brightness of
+/// the table reaches the card's, and the two merge. White card stock is bright in every colour
+/// channel while a beige or brown table is not, so the per-pixel minimum channel is thresholded
+/// too, and each mask is also opened a little to cut thin bridges (fibres, edges of glare).
+/// Quads found in several masks count once.
+pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    Ok(find_outlines(frame, min_area_fraction)?.cards)
+}
+
+/// `find_card_quads` in the frame seen under white light (`light::balanced`), as `detect` looks
+/// for outlines: what back calibration (and enrolment, which balances the frame once itself)
+/// remembers is cut from the outline the detector will find. Under a warm lamp (bidly-deck's 52 photos altered `warm:0.55`) the
+/// largest outline found in the camera's colours lay over 3 px from that of the photo as taken
+/// in 47 photos; in the balanced frame, in 5.
+pub fn find_card_quads_in_light(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
+    find_card_quads(light::balanced(frame)?.as_ref(), min_area_fraction)
+}
+
+/// The card outlines of a frame (see `find_card_quads`), how well edges back them, and the
+/// outlines too long for one card.
+pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines> {
+    // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
+    // each is then refined at full resolution.
+    let scale = (frame.cols().max(frame.rows()) / 640).max(1);
+    let shrunk;
+    let small = if scale > 1 {
+        let size = core::Size::new(frame.cols() / scale, frame.rows() / scale);
+        let mut out = Mat::default();
+        // The frame cut to whole multiples of the scale: each small pixel is then exactly
+        // `scale` frame pixels across, as the outlines' scaling back assumes (and the area
+        // resize takes its quick path).
+        let whole = core::Rect::new(0, 0, size.width * scale, size.height * scale);
+        imgproc::resize(&Mat::roi(frame, whole)?, &mut out, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        shrunk = out;
+        &shrunk
+    } else {
+        frame
+    };
+    let mut gray = Mat::default();
+    imgproc::cvt_color_def(small, &mut gray, imgproc::COLOR_BGR2GRAY)?;
+    let small_low = min_channel(small)?;
+    let small_white = whiteness(small, &small_low)?;
+    let small_local = above_surroundings(&small_white)?;
+    let small_area = f64::from(small.rows()) * f64::from(small.cols());
+    let mut outlines: Vec<Outline> = Vec::new();
+    // The gray image's blurred copy serves the edge search too.
+    let (mut masks, blurred_gray) = bright_masks(&gray)?;
+    for channel in [&small_low, &small_white] {
+        masks.extend(bright_masks(channel)?.0);
+    }
+    masks.push(otsu_mask(&small_local)?.0);
+    {
+        for mask in masks {
+            for found in quads_in_mask(&mask, small_area * min_area_fraction)? {
+                match outlines.iter_mut().find(|o| same_card(&o.quad, &found.quad)) {
+                    // A card's card-shaped outline is surer than a square one of it.
+                    Some(known)
+                        if (found.clean && !known.clean && found.square == known.square)
+                            || (known.square && !found.square) =>
+                    {
+                        *known = found
+                    }
+                    Some(_) => {}
+                    None => outlines.push(found),
+                }
+            }
+        }
+    }
+    // A square outline on a card-shaped one is a piece of that card (cut off by glare or a
+    // shadow), not a card seen steeply.
+    let pieces: Vec<Quad> = outlines
+        .iter()
+        .filter(|o| o.square && outlines.iter().any(|b| !b.square && inside(&b.quad, quad_centre(&o.quad))))
+        .map(|o| o.quad)
+        .collect();
+    outlines.retain(|o| !pieces.contains(&o.quad));
+    let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
+    let (edged, edges) = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
+    quads.extend(new_edge_cards(&edged, &outlines));
+    let size = [small.cols() as f32, small.rows() as f32];
+    let supports = quads.iter().map(|q| Ok((*q, edge_support(&edges, q)?))).collect::<opencv::Result<Vec<_>>>()?;
+    let support_of = |q: &Quad| supports.iter().find(|(s, _)| s == q).and_then(|(_, v)| *v);
+    // The table's own light and shade can pass a level in one piece around a card: an outline
+    // with hardly any edge along it holding a card is the table.
+    let shading = |q: &Quad| support_of(q).is_some_and(|s| s < MIN_EDGE_SUPPORT);
+    drop_nested(&mut quads, shading, |q| spans_frame(q, size));
+    let support = quads.iter().map(support_of).collect();
+    let cascades: Vec<Quad> = outlines
+        .iter()
+        .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
+        .map(|o| o.quad)
+        .collect();
+    let k = scale as f32;
+    // `fit`: whether a clean outline's sides may be found again as straight lines (not a
+    // cascade's, whose long sides are the edges of several cards lying a little askew).
+    let refined = |quads: Vec<Quad>, fit: bool| -> opencv::Result<Vec<Quad>> {
+        let mut out = Vec::with_capacity(quads.len());
+        for quad in quads {
+            let clean = outlines.iter().any(|o| o.quad == quad && o.clean);
+            let full = quad.map(|p| [p[0] * k, p[1] * k]);
+            out.push(if !clean {
+                refine_quad(frame, &full, true)?
+            } else if scale == 1 {
+                full
+            } else {
+                // A clean outline needs refining only to regain the resolution lost to
+                // downscaling: its sides are found again along their length in the full frame,
+                // or where they are not clear there, the outline is re-found around them.
+                let fitted = if fit { edge_fit::fit_sides(frame, &full, 2.0 * k + 1.0)? } else { None };
+                match fitted {
+                    Some(fitted) => fitted,
+                    None => refine_quad(frame, &full, false)?,
+                }
+            });
+        }
+        Ok(out)
+    };
+    Ok(Outlines { cards: refined(quads, true)?, edge_support: support, cascades: refined(cascades, false)? })
+}
+
+/// What `find_outlines` finds.
+pub(super) struct Outlines {
+    /// Card outlines.
+    pub(super) cards: Vec<Quad>,
+    /// For each card outline, how much of it runs along an edge (`edge_support`).
+    pub(super) edge_support: Vec<Option<f32>>,
+    /// Outlines too long for one card that may be several lying end to end (a cascade): these
+    /// hold no card outline.
+    pub(super) cascades: Vec<Quad>,
+}
+
+/// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
+/// levels let the table's bright specks cling to the card, and a reader wants exact corners.
+/// `specks` says whether bright specks may cling to the outline (an unclean contour): only then
+/// is the mask opened, which costs more than the rest together.
+pub(super) fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> opencv::Result<[[f32; 2]; 4]> {
+    let (short, _) = side_lengths(quad);
+    let margin = short * 0.2;
+    let xs = quad.iter().map(|p| p[0]);
+    let ys = quad.iter().map(|p| p[1]);
+    let (x0, x1) = (xs.clone().fold(f32::MAX, f32::min) - margin, xs.fold(f32::MIN, f32::max) + margin);
+    let (y0, y1) = (ys.clone().fold(f32::MAX, f32::min) - margin, ys.fold(f32::MIN, f32::max) + margin);
+    let bounds = core::Rect::new(0, 0, frame.cols(), frame.rows());
+    let roi = core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32) & bounds;
+    if roi.width < 8 || roi.height < 8 {
+        return Ok(*quad);
+    }
+    // Worked at most ~120 px across the card's short side: the opening's disc stays small.
+    let k = (short / 120.0).max(1.0);
+    let size = core::Size::new((roi.width as f32 / k) as i32, (roi.height as f32 / k) as i32);
+    let low = min_channel(&Mat::roi(frame, roi)?.try_clone()?)?;
+    // At one frame pixel to one patch pixel the resize would only copy.
+    let patch = if size == low.size()? {
+        low
+    } else {
+        let mut patch = Mat::default();
+        imgproc::resize(&low, &mut patch, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        patch
+    };
+    let mask = otsu_mask(&patch)?.0;
+    let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { mask };
+    let back = |q: [[f32; 2]; 4]| q.map(|p| [p[0] * k + roi.x as f32, p[1] * k + roi.y as f32]);
+    let min_area = f64::from((short / k).powi(2)) * 0.5;
+    let found = quads_in_mask(&mask, min_area)?.into_iter().map(|o| back(o.quad)).find(|q| same_card(q, quad));
+    Ok(found.unwrap_or(*quad))
+}
+
+/// A dark frame around the image lets a card that fills it, or leaves it, close its outline.
+pub(super) const PAD: i32 = 4;
+
+/// Masks of the bright parts of a single-channel image, blurred and padded: Otsu's threshold,
+/// and two levels just under the brightest paper, where a pale textured table (carpet, wood
+/// grain) falls away from the card while the card's white border still closes its outline.
+/// The blurred, padded image comes back too.
+pub(super) fn bright_masks(channel: &Mat) -> opencv::Result<(Vec<Mat>, Mat)> {
+    let (otsu, level, blurred) = otsu_mask(channel)?;
+    let mut masks = vec![otsu];
+    let paper = f64::from(percentile(&blurred, 0.99)?);
+    for fraction in [0.7, 0.85] {
+        let at = paper * fraction;
+        if at > level + 8.0 {
+            let mut mask = Mat::default();
+            imgproc::threshold(&blurred, &mut mask, at, 255.0, imgproc::THRESH_BINARY)?;
+            masks.push(mask);
+        }
+    }
+    Ok((masks, blurred))
+}
+
+/// The card outlines among `edged` (from `edge_outlines`) that the levels missed (not one of
+/// `outlines`), the outermost only: inside a card, edges outline its parts (a court card's
+/// picture frame). They join the levels' outlines before `drop_nested`, so that an outline of
+/// the whole pale table holding them goes as a table.
+pub(super) fn new_edge_cards(edged: &[Outline], outlines: &[Outline]) -> Vec<Quad> {
+    let whole: Vec<Quad> = edged.iter().filter(|o| !o.long).map(|o| o.quad).collect();
+    whole
+        .iter()
+        .filter(|q| {
+            let centre = quad_centre(q);
+            let within = |big: &Quad| big != *q && inside(big, centre);
+            !whole.iter().any(within) && !outlines.iter().any(|o| same_card(&o.quad, q))
+        })
+        .copied()
+        .collect()
+}
+
+/// Canny's lower gradient threshold for `edge_outlines` (the upper is 2.5 times it): the
+/// face-down count on fresh synthetic tables (seeds 9e6, not the test seeds) was the same from
+/// 15 to 30.
+pub(super) const EDGE_LOW: f64 = 20.0;
+
+/// Card outlines drawn by edges: on a table as pale as the cards no level parts them, but their
+/// borders still make edges. The outer contour of each cluster of (closed) edges is looked at;
+/// a textured table's edges run together into clusters reaching the frame's border, and those
+/// are left out (the levels look there). `blurred` is a blurred gray image padded by `PAD`.
+pub(super) fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<(Vec<Outline>, Mat)> {
+    let mut edges = Mat::default();
+    imgproc::canny(blurred, &mut edges, EDGE_LOW, EDGE_LOW * 2.5, 3, false)?;
+    // The pad's own edge would enclose everything: it goes, with a pixel of the frame.
+    let (w, h) = (edges.cols(), edges.rows());
+    let band = core::Rect::new(0, 0, w, h);
+    imgproc::rectangle(&mut edges, band, core::Scalar::all(0.0), 2 * (PAD + 1), imgproc::LINE_8, 0)?;
+    let closed = morph(&edges, imgproc::MORPH_DILATE, imgproc::MORPH_RECT, 3)?;
+    let mut out = Vec::new();
+    for contour in outer_contours(&closed)?.iter() {
+        let r = imgproc::bounding_rect(&contour)?;
+        if r.x <= PAD + 1 || r.y <= PAD + 1 || r.x + r.width >= w - PAD - 1 || r.y + r.height >= h - PAD - 1 {
+            continue;
+        }
+        let area = imgproc::contour_area(&contour, false)?;
+        if area < min_area {
+            continue;
+        }
+        // Not among the levels' clean outlines, each is refined at full size: the edges were
+        // thickened, and a pale card wants its corners re-found.
+        out.extend(card_quad(&contour, area, false)?);
+    }
+    Ok((out, closed))
+}
+
+/// The least share of an unread outline that must run along an edge (`edge_support`) for it to
+/// count as a card: contours through a table's shading measured 0–0.2 on rendered felt and pale
+/// cloth, cards of the real and rendered sets 0.3–1 (nearly all above 0.6).
+pub(super) const MIN_EDGE_SUPPORT: f32 = 0.3;
+
+/// How much of an outline's edge runs along `edges` (from `edge_outlines`: padded, thickened,
+/// its border band cleared): the share of points along its four sides with an edge pixel within
+/// two pixels. `None` when too little of the outline lies inside the band to tell.
+pub(super) fn edge_support(edges: &Mat, quad: &Quad) -> opencv::Result<Option<f32>> {
+    const STEPS: usize = 25;
+    let (w, h) = (edges.cols(), edges.rows());
+    let pixels = edges.data_bytes()?;
+    let set = |x: i32, y: i32| pixels[(y * w + x) as usize] > 0;
+    let margin = 2 * (PAD + 1) + 2;
+    let (mut looked, mut found) = (0, 0);
+    for i in 0..4 {
+        let (a, b) = (quad[i], quad[(i + 1) % 4]);
+        for s in 0..STEPS {
+            let t = (s as f32 + 0.5) / STEPS as f32;
+            let x = (a[0] + t * (b[0] - a[0])).round() as i32 + PAD;
+            let y = (a[1] + t * (b[1] - a[1])).round() as i32 + PAD;
+            if x < margin || y < margin || x >= w - margin || y >= h - margin {
+                continue;
+            }
+            looked += 1;
+            let hit = (-2..=2).any(|dy| (-2..=2).any(|dx| set(x + dx, y + dy)));
+            found += usize::from(hit);
+        }
+    }
+    Ok((looked >= 20).then(|| found as f32 / looked as f32))
+}
+
+/// Otsu's threshold of a blurred, padded single-channel image: the mask, the level, and the
+/// blurred image.
+pub(super) fn otsu_mask(channel: &Mat) -> opencv::Result<(Mat, f64, Mat)> {
+    let mut padded = Mat::default();
+    core::copy_make_border(channel, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur(&padded, &mut blurred, core::Size::new(5, 5), 0.0, 0.0, core::BORDER_DEFAULT)?;
+    let mut otsu = Mat::default();
+    let level = imgproc::threshold(&blurred, &mut otsu, 0.0, 255.0, imgproc::THRESH_BINARY | imgproc::THRESH_OTSU)?;
+    Ok((otsu, level, blurred))
+}
+
+/// Fills every outer contour of a (padded) mask, so that the dark picture of a court card stops
+/// mattering, then opens it with a disc of `size` pixels: specks of table clinging to the card
+/// come off. The opening rounds the card's corners off; growing it back inside the filled mask
+/// restores them while specks further out stay cut.
+pub(super) fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
+    let mut solid = Mat::zeros(mask.rows(), mask.cols(), core::CV_8UC1)?.to_mat()?;
+    imgproc::draw_contours(
+        &mut solid,
+        &outer_contours(mask)?,
+        -1,
+        core::Scalar::all(255.0),
+        -1,
+        imgproc::LINE_8,
+        &core::no_array(),
+        i32::MAX,
+        core::Point::new(0, 0),
+    )?;
+    let k = size.max(3) | 1;
+    let opened = morph(&solid, imgproc::MORPH_OPEN, imgproc::MORPH_ELLIPSE, k)?;
+    let grown = morph(&opened, imgproc::MORPH_DILATE, imgproc::MORPH_ELLIPSE, k)?;
+    let mut restored = Mat::default();
+    core::bitwise_and(&grown, &solid, &mut restored, &core::no_array())?;
+    Ok(restored)
+}
+
+/// The outer contours of a mask.
+pub(super) fn outer_contours(mask: &Mat) -> opencv::Result<core::Vector<core::Vector<core::Point>>> {
+    let mut contours = core::Vector::<core::Vector<core::Point>>::new();
+    let origin = core::Point::new(0, 0);
+    imgproc::find_contours(mask, &mut contours, imgproc::RETR_EXTERNAL, imgproc::CHAIN_APPROX_SIMPLE, origin)?;
+    Ok(contours)
+}
+
+/// The outer contours of a (padded) mask that are card-shaped quads of at least `min_area`.
+pub(super) fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
+    let contours = outer_contours(mask)?;
+    let mut quads = Vec::new();
+    for contour in contours.iter() {
+        let area = imgproc::contour_area(&contour, false)?;
+        if area < min_area {
+            continue;
+        }
+        if let Some(outline) = card_quad(&contour, area, true)? {
+            quads.push(outline);
+        }
+    }
+    Ok(quads)
+}
+
+/// A contour's card outline: its 4-corner polygon when convex, otherwise its minimum-area
+/// rectangle when the contour fills it (rounded or chipped corners) and `rounded` allows it;
+/// `None` when not card-shaped.
+pub(super) fn card_quad(
+    contour: &core::Vector<core::Point>,
+    area: f64,
+    rounded: bool,
+) -> opencv::Result<Option<Outline>> {
+    let perimeter = imgproc::arc_length(contour, true)?;
+    let mut approx = core::Vector::<core::Point>::new();
+    imgproc::approx_poly_dp(contour, &mut approx, 0.03 * perimeter, true)?;
+    let points: Vec<[f32; 2]> = if approx.len() == 4
+        && imgproc::is_contour_convex(&approx)?
+        && area > 0.85 * imgproc::contour_area(&approx, false)?
+    {
+        approx.iter().map(|p| [p.x as f32, p.y as f32]).collect()
+    } else if rounded {
+        let rect = imgproc::min_area_rect(contour)?;
+        if area < 0.88 * f64::from(rect.size.width * rect.size.height) {
+            return Ok(None);
+        }
+        let mut pts = [core::Point2f::default(); 4];
+        rect.points(&mut pts)?;
+        pts.iter().map(|p| [p.x, p.y]).collect()
+    } else {
+        return Ok(None);
+    };
+    let mut quad = [[0.0f32; 2]; 4];
+    for (q, p) in quad.iter_mut().zip(&points) {
+        *q = [p[0] - PAD as f32, p[1] - PAD as f32];
+    }
+    let quad = order_quad(quad);
+    let (short, long) = side_lengths(&quad);
+    // Clean: the contour is the quad, with no specks of table on its edge to refine away.
+    let quad_perimeter = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).sum::<f32>();
+    let fill = area / f64::from(short * long);
+    let clean = (0.92..=1.04).contains(&fill) && perimeter < 1.12 * f64::from(quad_perimeter);
+    let ratio = long / short.max(1.0);
+    Ok((ratio <= 4.0).then_some(Outline { quad, clean, long: ratio > 2.1, square: ratio < SQUARE }))
+}
+
+/// A card outline found in a mask, and whether its contour was exactly that quad.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Outline {
+    quad: [[f32; 2]; 4],
+    clean: bool,
+    /// Too long for one card: maybe several lying end to end.
+    long: bool,
+    /// Nearly square (`SQUARE`): a card seen steeply along its length, or not a card at all.
+    square: bool,
+}
+
+/// Sorts out outlines that lie inside others. One holding several much smaller outlines is not
+/// a card but something the cards lie on (a folder, a tile, a mat): it goes; so does one that
+/// is the table's own shading (`shading`) holding even one. Otherwise an outline inside another
+/// is part of that card (a court card's picture frame, a pip area, a half card split off by a
+/// threshold): it goes, since a card cannot lie wholly on another. Two kinds of outline keep
+/// what they hold, since only reading tells what they are (`CardDetector::detect`): one of most
+/// of the frame (`whole_frame`), a pale table or a card close up, which stays itself however
+/// much it holds (a close-up court card's picture parts and large pips pass for cards); and one
+/// holding a single card-sized outline (`holds_small`), a card and a part of it, or a mat or
+/// board under one card.
+pub(super) fn drop_nested(
+    quads: &mut Vec<[[f32; 2]; 4]>,
+    shading: impl Fn(&Quad) -> bool,
+    whole_frame: impl Fn(&Quad) -> bool,
+) {
+    // Each outline with how many card-sized outlines it holds.
+    let held: Vec<(Quad, usize)> =
+        quads.iter().map(|q| (*q, quads.iter().filter(|small| holds_small(q, small)).count())).collect();
+    let cards: Vec<(Quad, usize)> =
+        held.into_iter().filter(|(q, n)| whole_frame(q) || !(*n >= 2 || (*n == 1 && shading(q)))).collect();
+    let keeps = |(big, n): &(Quad, usize), q: &Quad| whole_frame(big) || (*n == 1 && holds_small(big, q));
+    quads.retain(|q| cards.iter().any(|(c, _)| c == q) && !cards.iter().any(|big| holds(&big.0, q) && !keeps(big, q)));
+}

@@ -1,0 +1,194 @@
+//! The third stage: each card placed once. Two cards overlapping end to end make one long
+//! outline, split into its two ends; an outline holding others is settled; a card read twice
+//! keeps its surer reading.
+
+use opencv::prelude::*;
+
+use super::corners::CornerReadings;
+use super::detector::CardDetector;
+use super::quad::*;
+use super::types::*;
+use crate::cards::Card;
+
+/// How surely the card at the under end of a cascade or a pair (`CardDetector::lies_under`) must
+/// be read by its outer corner to stand on that reading; below it the loose search reads the
+/// card from its own marks. The next card often lies over that corner's pip (cards stepped
+/// sideways as well as along), and the corner network, seeing the rank whole and a sliver of
+/// pip, names the rank in the other suit of its colour (3S for a 3C) at 0.7-0.94, as surely as
+/// many right readings. The loose search pairs the rank with a whole pip or with nothing. On
+/// 600 rendered tables of each tuning seed set (20e6, 30e6) cascade ends made 12 of the 47
+/// false readings; with this bar on them 21 and 26 false readings became 18 and 19, 21 and 24
+/// misses 21 and 26 (at 0.85: 18 / 22 false, 21 / 24 missed; leaving every such end to the
+/// loose search: 17 / 19 false, 25 / 27 missed). On pairs too, 18 and 19 false readings became
+/// 15 and 13, every card read as before. The real photos read as before.
+pub(super) const UNDER_END_SURE: f32 = 0.9;
+
+/// The inner corners of a long outline's two ends (`split_pair`), each read by the other one.
+pub(super) const INNER_CORNERS: [Corner; 2] = [Corner::BottomRight, Corner::TopLeft];
+
+/// A deck holds each card once: when one card is read in two places, the less confident reading
+/// is a misreading of some other card. Surest first, each card stays where it was read first; a
+/// later reading of it is replaced by `read_again` (the detection read with the cards placed so
+/// far ruled out), or reported as unknown rather than guessed.
+/// (Two corners of one card were merged before this.)
+pub(super) fn one_of_each(
+    out: &mut [CardDetection],
+    mut read_again: impl FnMut(&CardDetection, &[Card]) -> opencv::Result<Option<(Card, f32)>>,
+) -> opencv::Result<()> {
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    // Surest first; of equally sure ones the later.
+    order.sort_by(|&a, &b| out[b].confidence.total_cmp(&out[a].confidence).then(b.cmp(&a)));
+    let mut placed: Vec<Card> = Vec::new();
+    for i in order {
+        let Some(card) = out[i].card else { continue };
+        if !placed.contains(&card) {
+            placed.push(card);
+            continue;
+        }
+        out[i].card = None;
+        if let Some((other, confidence)) = read_again(&out[i], &placed)? {
+            (out[i].card, out[i].confidence) = (Some(other), confidence);
+            placed.push(other);
+        }
+    }
+    Ok(())
+}
+
+/// Settles each outline that holds a single card-sized one (kept together by `drop_nested`) by
+/// what was read: the holder read, the one it holds is a part of it and goes; the holder unread
+/// and the one it holds read, the holder is what the card lies on (a mat, a board) and goes;
+/// neither read, the one held goes, as a part (a back on a mat is then counted by the mat's
+/// outline). Whole-frame outlines are settled apart (see
+/// `CardDetector::detect`). The outlines that went come back, for the list of backs.
+pub(super) fn settle_holders(out: &mut Vec<CardDetection>, size: [f32; 2]) -> Vec<Quad> {
+    let quads: Vec<Option<Quad>> = out.iter().map(|d| d.quad.filter(|q| !spans_frame(q, size))).collect();
+    let mut gone = vec![false; out.len()];
+    for (h, holder) in quads.iter().enumerate() {
+        let Some(holder) = holder else { continue };
+        let held: Vec<usize> =
+            (0..quads.len()).filter(|&i| quads[i].is_some_and(|q| i != h && holds_small(holder, &q))).collect();
+        let [i] = held[..] else { continue };
+        if out[h].card.is_none() && out[i].card.is_some() {
+            gone[h] = true;
+        } else {
+            gone[i] = true;
+        }
+    }
+    let went = out.iter().zip(&gone).filter(|(_, g)| **g).filter_map(|(d, _)| d.quad).collect();
+    let mut stays = gone.iter().map(|g| !g);
+    out.retain(|_| stays.next().unwrap_or(true));
+    went
+}
+
+impl CardDetector {
+    /// Whether the end of a long outline (`split_pair`), read by its outer corner, lies under
+    /// the other cards: its `inner` corner reads some other card, or none.
+    pub(super) fn lies_under(
+        &self,
+        frame: &Mat,
+        end: &CardDetection,
+        inner: Corner,
+        pre: &CornerReadings,
+    ) -> opencv::Result<bool> {
+        let Some(quad) = end.quad else { return Ok(false) };
+        let reading = self.read_corner_at(frame, &quad, inner, pre)?;
+        Ok(reading.is_none_or(|(r, _)| Some(r.card) != end.card))
+    }
+
+    /// Cards lying the same way and overlapping end to end (a pair, a cascade) make one long
+    /// outline. Each end is read as a card of its own (a card's length measured from the
+    /// outline's short side) by its outer corner; when the two ends read two different cards,
+    /// they are two cards. A single card seen slanted reads the same card at both ends and stays
+    /// one. The cards between the ends of a cascade are left to the loose index search.
+    pub(super) fn split_pair(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<[CardDetection; 2]>> {
+        let Some(ends) = pair_ends(quad) else {
+            return Ok(None);
+        };
+        let mut found = Vec::new();
+        for (end, corner) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]) {
+            let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? else {
+                return Ok(None);
+            };
+            if reading.confidence < self.config.min_confidence {
+                return Ok(None);
+            }
+            found.push(CardDetection {
+                card: Some(reading.card),
+                face: Face::Up,
+                confidence: reading.confidence,
+                quad: Some(end),
+                index_boxes: vec![index_box],
+            });
+        }
+        Ok(match <[CardDetection; 2]>::try_from(found) {
+            Ok(pair) if pair[0].card != pair[1].card => Some(pair),
+            _ => None,
+        })
+    }
+}
+
+impl CardDetector {
+    /// The two ends of each cascade (cards lying end to end, too long to be one card), each read
+    /// by its outer corner; the cards between are left to the loose search.
+    pub(super) fn cascade_ends(
+        &self,
+        frame: &Mat,
+        cascades: Vec<Quad>,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Vec<CardDetection>> {
+        let mut out = Vec::new();
+        for quad in cascades {
+            let ends = self.split_pair(frame, &quad, pre)?.into_iter().flatten();
+            // Each end was read by its outer corner; its inner corner lies over the cards between.
+            for (mut end, inner) in ends.zip(INNER_CORNERS) {
+                // The end card lying under the others shows only a strip: its card-long quad
+                // would hide the strips of the cards between from the index search.
+                if self.lies_under(frame, &end, inner, pre)? {
+                    end.quad = None;
+                    if end.confidence < UNDER_END_SURE {
+                        continue;
+                    }
+                }
+                out.push(end);
+            }
+        }
+        Ok(out)
+    }
+
+    /// An outline that is two cards overlapping end to end, as its two ends (an end lying under
+    /// the other and read unsure is left to the loose search); `None` for one card.
+    pub(super) fn pair_ends_read(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<Vec<CardDetection>>> {
+        let Some(pair) = self.split_pair(frame, quad, pre)? else {
+            return Ok(None);
+        };
+        let mut out = Vec::new();
+        for (end, inner) in pair.into_iter().zip(INNER_CORNERS) {
+            if end.confidence < UNDER_END_SURE && self.lies_under(frame, &end, inner, pre)? {
+                continue;
+            }
+            out.push(end);
+        }
+        Ok(Some(out))
+    }
+}
+
+/// Each card once among the cards read: a card close up holds the outlines of its parts (they
+/// were kept for the case that it was the table: `drop_nested`), and an outline holding others
+/// is settled (`settle_holders`). Returns the outlines that went.
+pub(super) fn each_card_once(out: &mut Vec<CardDetection>, backs: &mut Vec<Quad>, size: [f32; 2]) -> Vec<Quad> {
+    if let Some(close) = out.iter().filter(|d| d.card.is_some()).find_map(|d| d.quad.filter(|q| spans_frame(q, size))) {
+        out.retain(|d| d.quad.is_none_or(|q| q == close || !inside(&close, quad_centre(&q))));
+        backs.retain(|q| !inside(&close, quad_centre(q)));
+    }
+    settle_holders(out, size)
+}

@@ -1,0 +1,124 @@
+//! Card outlines as four image points: centres, sides, areas, containment and their order.
+
+use opencv::core;
+
+use super::types::{CARD_H, CARD_W, Quad};
+use crate::render::geometry::{Pt, quad_contains};
+
+/// An outline whose long side is under this many times its short one is nearly square. A card
+/// is 1.4 times as long as it is wide, but seen 45° from overhead along its length it looks
+/// square. So do a table's tiles, a carpet's gaps and a box: such an outline stands only as a
+/// card read from its corners, or as a back the corner network and the paper test are sure of
+/// (`sure_back`) or a calibrated back matches.
+pub(super) const SQUARE: f32 = 1.1;
+
+pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
+    [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
+}
+
+pub(crate) fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
+    [q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0]
+}
+
+/// Two outlines of one card: centres close and sides alike.
+pub(super) fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
+    let (sa, la) = side_lengths(a);
+    let (sb, lb) = side_lengths(b);
+    dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
+}
+
+/// Whether an outline is nearly square (`SQUARE`).
+pub(super) fn nearly_square(q: &Quad) -> bool {
+    let (short, long) = side_lengths(q);
+    long < SQUARE * short
+}
+
+/// An outline's area (the product of its mean side lengths).
+pub(super) fn quad_area(q: &Quad) -> f32 {
+    let (s, l) = side_lengths(q);
+    s * l
+}
+
+/// Whether `small`'s centre lies inside `big`, which is clearly the larger.
+pub(super) fn holds(big: &Quad, small: &Quad) -> bool {
+    quad_area(big) > 1.3 * quad_area(small) && inside(big, quad_centre(small))
+}
+
+/// Whether `big` holds `small` and `small` is under 0.3 of its area: a card on what it lies on,
+/// rather than a part of a card (a court card's picture frame is over half the card).
+pub(super) fn holds_small(big: &Quad, small: &Quad) -> bool {
+    holds(big, small) && quad_area(small) < 0.3 * quad_area(big)
+}
+
+/// Whether an outline takes in most of the frame of `size` (width, height), as the table does
+/// when a level or the light cuts it off short of the frame's edges, and a card photographed
+/// close up.
+pub(crate) fn spans_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
+    let (short, long) = side_lengths(q);
+    short * long > 0.75 * size[0] * size[1]
+}
+
+/// Whether one of an outline's sides runs along an edge of the frame of `size` (width, height):
+/// the outline is then where the frame cuts something off, not necessarily its own outline.
+pub(super) fn cut_by_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
+    let margin = 2.0 + 0.01 * size[0].max(size[1]);
+    let near =
+        |p: [f32; 2]| [p[0] < margin, p[1] < margin, p[0] > size[0] - 1.0 - margin, p[1] > size[1] - 1.0 - margin];
+    (0..4).any(|i| {
+        let (a, b) = (near(q[i]), near(q[(i + 1) % 4]));
+        (0..4).any(|edge| a[edge] && b[edge])
+    })
+}
+
+/// Whether a point lies inside a convex quad (the renderer's plane geometry does the test).
+pub(crate) fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
+    let pt = |c: [f32; 2]| Pt::new(f64::from(c[0]), f64::from(c[1]));
+    quad_contains(&q.map(pt), pt(p))
+}
+
+pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+pub(super) fn side_lengths(q: &[[f32; 2]; 4]) -> (f32, f32) {
+    let a = (dist(q[0], q[1]) + dist(q[2], q[3])) / 2.0;
+    let b = (dist(q[1], q[2]) + dist(q[3], q[0])) / 2.0;
+    (a.min(b), a.max(b))
+}
+
+/// Orders four corners clockwise (image y down) starting so that the first side is a short side
+/// (the card stands upright in its own frame), from the corner nearer the image's top-left.
+pub fn order_quad(mut q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let cx = q.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = q.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    q.sort_by(|a, b| {
+        let ta = (a[1] - cy).atan2(a[0] - cx);
+        let tb = (b[1] - cy).atan2(b[0] - cx);
+        ta.total_cmp(&tb)
+    });
+    let start_options = if dist(q[0], q[1]) <= dist(q[1], q[2]) { [0, 2] } else { [1, 3] };
+    let start =
+        *start_options.iter().min_by(|&&a, &&b| (q[a][0] + q[a][1]).total_cmp(&(q[b][0] + q[b][1]))).unwrap_or(&0);
+    [q[start], q[(start + 1) % 4], q[(start + 2) % 4], q[(start + 3) % 4]]
+}
+
+/// The two ends of an outline too long for one card, each a card long (measured from the
+/// outline's short side), clockwise from their own top-left; `None` for a card-shaped outline.
+pub(super) fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
+    let (short, long) = side_lengths(quad);
+    if long < 1.7 * short {
+        return None;
+    }
+    let length = short * CARD_H as f32 / CARD_W as f32;
+    let towards = |from: [f32; 2], to: [f32; 2]| {
+        let k = length / dist(from, to).max(1.0);
+        [from[0] + (to[0] - from[0]) * k, from[1] + (to[1] - from[1]) * k]
+    };
+    let [a, b, c, d] = *quad;
+    Some([[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]])
+}
+
+/// The area inside an outline (the shoelace formula), in square pixels.
+pub fn shoelace_area(q: &[[f32; 2]; 4]) -> f32 {
+    (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs() / 2.0
+}
