@@ -359,10 +359,11 @@ fn rendered_game(dir: &std::path::Path) -> std::path::PathBuf {
     video
 }
 
-/// The layout wizard: with no layout file, the layout is fitted to the deal; "Save layout" writes
-/// it to a file, which the next game loads.
+/// The layout wizard: with no layout file, the layout is fitted to the deal; a row's end is
+/// dragged on the live image and the adjusted layout used; "Save layout" writes it to a file,
+/// which the next game loads.
 #[test]
-fn the_layout_fitted_to_the_deal_is_saved_and_loaded_by_the_next_game() {
+fn the_layout_fitted_to_the_deal_is_adjusted_saved_and_loaded_by_the_next_game() {
     let dir = std::env::temp_dir().join(format!("ui-layout-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let video = rendered_game(&dir);
@@ -370,13 +371,34 @@ fn the_layout_fitted_to_the_deal_is_saved_and_loaded_by_the_next_game() {
     step_until(&mut harness, "layout-fitted", Duration::from_secs(240), "no layout fitted to the deal", |app| {
         app.snapshot().layout_fitted
     });
+    let fitted = harness.state().snapshot().layout.clone().expect("the layout in use is shown");
+    harness.get_by_label("Adjust layout").click();
+    step_until(&mut harness, "layout-handles", Duration::from_secs(10), "no handles to drag", |app| app.adjusting());
+    let handle = harness.get_by_label("Alice: Back Row, first card").rect().center();
+    let to = handle + egui::vec2(30.0, 12.0);
+    harness.hover_at(handle);
+    harness.step();
+    harness.drag_at(handle);
+    harness.step();
+    harness.hover_at(to);
+    harness.step();
+    harness.drop_at(to);
+    harness.step();
+    harness.get_by_label("Use this layout").click();
+    let alice_back = |layout: &card_referee::table::TableLayout| layout.seats[0].back;
+    step_until(&mut harness, "layout-adjusted", Duration::from_secs(30), "the adjusted layout was not used", |app| {
+        app.snapshot().layout.as_ref().is_some_and(|l| alice_back(l).first.distance(alice_back(&fitted).first) > 5.0)
+    });
+    let adjusted = harness.state().snapshot().layout.clone().unwrap();
+    assert!(alice_back(&adjusted).last().distance(alice_back(&fitted).last()) < 1e-6, "the row's other end stays");
     harness.get_by_label("Save layout").click();
     step_until(&mut harness, "layout-saved", Duration::from_secs(30), "the layout was not saved", |app| {
         app.snapshot().layout_file.is_some()
     });
     let saved = harness.state().snapshot().layout_file.clone().unwrap();
     assert!(saved.starts_with(&dir), "{}", saved.display());
-    card_referee::table::TableLayout::load(&saved).expect("the saved layout reads back");
+    let loaded = card_referee::table::TableLayout::load(&saved).expect("the saved layout reads back");
+    assert!(alice_back(&loaded).first.distance(alice_back(&adjusted).first) < 0.01, "the file holds the adjusted row");
     harness.get_by_label("New game").click();
     step_until(&mut harness, "layout-loaded", Duration::from_secs(30), "the next game did not load it", |app| {
         let s = app.snapshot();

@@ -109,6 +109,12 @@ impl OmphalaSession {
         &self.watch
     }
 
+    /// Uses a layout the operator adjusted on the live image, saying so.
+    pub fn use_layout(&mut self, layout: TableLayout) {
+        self.watch.set_layout(layout);
+        self.note("the table layout was adjusted by hand".into());
+    }
+
     pub fn log(&self) -> &[Said] {
         &self.log
     }

@@ -212,6 +212,12 @@ impl LiveReferee {
                 None => self.end_game(),
             },
             Order::SaveLayout(path) => self.save_layout(&path),
+            Order::UseLayout(layout) => {
+                if let Some(session) = &mut self.session {
+                    session.use_layout(layout);
+                    self.layout_file = None;
+                }
+            }
             Order::Undo => {
                 if let Some(session) = &mut self.session {
                     session.undo();

@@ -77,6 +77,8 @@ pub enum Order {
     Undo,
     /// Write the table layout in use (fitted to the deal) to this file.
     SaveLayout(PathBuf),
+    /// Use this layout, adjusted by hand on the live image.
+    UseLayout(crate::table::TableLayout),
     NewGame(LiveGame),
 }
 
@@ -121,6 +123,8 @@ pub struct Snapshot {
     pub layout_ready: bool,
     pub layout_fitted: bool,
     pub layout_file: Option<PathBuf>,
+    /// The layout in use, for adjusting it by hand.
+    pub layout: Option<crate::table::TableLayout>,
 }
 
 /// What the window shows of a mini-game.
@@ -311,6 +315,7 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
         layout_ready: session.is_some_and(|s| s.watch().layout().is_some()),
         layout_fitted: session.is_some_and(|s| s.watch().fitted()),
         layout_file: current.layout_file.clone(),
+        layout: session.and_then(|s| s.watch().layout().cloned()),
     }
 }
 

@@ -33,6 +33,19 @@ impl Row {
         Pt::new(self.first.x + self.step.x * k as f64, self.first.y + self.step.y * k as f64)
     }
 
+    /// The row whose first and last drawn slots are centred at `first` and `last`, its cards
+    /// turned to lie along it (a row laid out by hand).
+    pub fn through(first: Pt, last: Pt) -> Row {
+        let span = (ROW_SLOTS - 1) as f64;
+        let step = Pt::new((last.x - first.x) / span, (last.y - first.y) / span);
+        Row { first, step, angle: step.y.atan2(step.x) }
+    }
+
+    /// Centre of the last drawn slot.
+    pub fn last(&self) -> Pt {
+        self.slot(ROW_SLOTS - 1)
+    }
+
     /// Where a modifier of the entity at `base` lies: over the base card's lower part.
     pub fn modifier_at(&self, base: Pt) -> Pt {
         let d = MODIFIER_OFFSET * CARD_MM.1;
@@ -317,6 +330,21 @@ fn seat_zones(x: f64, side: f64) -> SeatZones {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_through_its_ends_is_the_row_with_those_ends() {
+        for seat in TableLayout::standard(3).seats {
+            for row in [seat.front, seat.back] {
+                let again = Row::through(row.first, row.last());
+                assert!(again.step.distance(row.step) < 1e-9);
+                let turn = (again.angle - row.angle).rem_euclid(std::f64::consts::TAU);
+                assert!(turn.min(std::f64::consts::TAU - turn) < 1e-9, "{} and {}", again.angle, row.angle);
+            }
+        }
+        // Dragged a quarter turn: the cards turn with the row.
+        let turned = Row::through(Pt::new(0.0, 0.0), Pt::new(0.0, 400.0));
+        assert!((turned.angle - std::f64::consts::FRAC_PI_2).abs() < 1e-9);
+    }
 
     #[test]
     fn seats_face_each_other_and_rows_start_on_the_seat_s_left() {

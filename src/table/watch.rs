@@ -64,9 +64,15 @@ impl TableWatch {
         self.layout.as_ref()
     }
 
-    /// Whether the layout in use was fitted to the deal (rather than given).
+    /// Whether the layout in use was fitted here, to the deal or by hand (rather than given).
     pub fn fitted(&self) -> bool {
         self.fitted
+    }
+
+    /// Uses `layout` from the next frame on: one adjusted by hand on the live image.
+    pub fn set_layout(&mut self, layout: TableLayout) {
+        self.layout = Some(layout);
+        self.fitted = true;
     }
 
     /// Detects, places and settles one frame taken `time_secs` after the source started.

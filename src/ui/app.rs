@@ -55,6 +55,8 @@ pub struct RefereeApp {
     claim: Option<ClaimDraft>,
     /// A card code typed for a reveal the camera cannot read.
     typed_card: String,
+    /// The layout being adjusted on the live image, before it is used.
+    adjusting: Option<crate::table::TableLayout>,
     /// Where journals and layouts are kept.
     data_dir: PathBuf,
     view: LiveView,
@@ -106,6 +108,7 @@ impl RefereeApp {
             shooter: start.screenshot.map(super::screenshot::Shooter::new),
             claim: None,
             typed_card: String::new(),
+            adjusting: None,
             data_dir,
             settings,
             source,
@@ -170,6 +173,13 @@ impl RefereeApp {
                 self.referee.order(Order::SaveLayout(path.clone()));
                 self.settings.layout = Some(path);
             }
+            UiCommand::AdjustLayout => self.adjusting = self.snapshot.layout.clone(),
+            UiCommand::UseAdjustedLayout => {
+                if let Some(layout) = self.adjusting.take() {
+                    self.referee.order(Order::UseLayout(layout));
+                }
+            }
+            UiCommand::CancelAdjusting => self.adjusting = None,
             UiCommand::Reveal { player, position, card } => {
                 self.referee.order(Order::Reveal { player, position, card })
             }
@@ -217,6 +227,11 @@ impl RefereeApp {
         if let Some(seat) = pressed.filter(|&s| s < view.names.len()) {
             self.claim = Some(ClaimDraft { seat, ms: view.ms, typed: String::new() });
         }
+    }
+
+    /// Whether the layout is being adjusted on the live image.
+    pub fn adjusting(&self) -> bool {
+        self.adjusting.is_some()
     }
 
     /// The last game offered for resuming, in words.
@@ -336,7 +351,10 @@ impl eframe::App for RefereeApp {
         egui::Panel::right("game-panel").default_size(400.0).resizable(true).show(ui, |ui| {
             match &self.snapshot.minigame {
                 Some(view) => commands.extend(minigame_panel::show(ui, view, &mut self.claim)),
-                None => commands.extend(omphala_panel::show(ui, &self.snapshot, &mut self.typed_card)),
+                None => {
+                    let adjusting = self.adjusting.is_some();
+                    commands.extend(omphala_panel::show(ui, &self.snapshot, &mut self.typed_card, adjusting))
+                }
             }
         });
         egui::CentralPanel::default().show(ui, |ui| {
@@ -350,6 +368,9 @@ impl eframe::App for RefereeApp {
             if let Some(shown) = self.view.show(ui, "waiting for the first frame…") {
                 overlay::draw(ui, shown, &self.snapshot);
                 overlay::draw_rounds(ui, shown, &self.snapshot);
+                if let Some(layout) = &mut self.adjusting {
+                    overlay::adjust_layout(ui, shown, self.snapshot.image_size, layout, &self.snapshot.names);
+                }
             }
         });
         for command in commands {

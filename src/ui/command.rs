@@ -29,8 +29,14 @@ pub enum UiCommand {
     },
     /// The claim being typed is dropped.
     CancelClaim,
-    /// Keep the layout fitted to the deal as this table's layout file.
+    /// Keep the layout fitted to the deal (or adjusted by hand) as this table's layout file.
     SaveLayout,
+    /// Start adjusting the layout in use by dragging its rows and piles on the live image.
+    AdjustLayout,
+    /// Referee with the layout as adjusted.
+    UseAdjustedLayout,
+    /// Drop the adjustments.
+    CancelAdjusting,
     /// Withdraw the last committed ruling.
     Undo,
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).

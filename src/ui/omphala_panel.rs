@@ -13,7 +13,7 @@ use crate::rules::omphala::{Entity, GameState, Phase, RuleOptions, TieBreakState
 /// Lines of the log shown, newest first.
 const LOG_LINES: usize = 60;
 
-pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String) -> Vec<UiCommand> {
+pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adjusting: bool) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     ui.heading(if snapshot.title.is_empty() { "Omphala" } else { &snapshot.title });
     if let Some(error) = &snapshot.error {
@@ -38,7 +38,7 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String) -> 
             ui.label("waiting for the referee…");
         }
     }
-    commands.extend(layout_line(ui, snapshot));
+    commands.extend(layout_line(ui, snapshot, adjusting));
     ui.horizontal(|ui| {
         if ui.button("End game by agreement").on_hover_text("Score the game as it stands (Ctrl+E)").clicked() {
             commands.push(UiCommand::EndByAgreement);
@@ -160,13 +160,29 @@ fn battle_lines(state: &GameState, battle: &TieBreakState) -> Vec<String> {
         .collect()
 }
 
-/// Where the seats' rows come from; a layout fitted to the deal can be kept for this table.
-fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
+/// Where the seats' rows come from; the layout in use can be adjusted on the live image, and one
+/// fitted or adjusted here kept for this table.
+fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot, adjusting: bool) -> Vec<UiCommand> {
     let mut commands = Vec::new();
+    if adjusting {
+        ui.label(
+            RichText::new("Drag the round handles: each row's first and last card, the deck, the discard pile.")
+                .color(said::ASK),
+        );
+        ui.horizontal(|ui| {
+            if ui.button("Use this layout").clicked() {
+                commands.push(UiCommand::UseAdjustedLayout);
+            }
+            if ui.button("Cancel").clicked() {
+                commands.push(UiCommand::CancelAdjusting);
+            }
+        });
+        return commands;
+    }
     ui.horizontal_wrapped(|ui| {
         match (&snapshot.layout_file, snapshot.layout_fitted, snapshot.layout_ready) {
             (Some(path), _, _) => ui.weak(format!("layout: {}", path.display())),
-            (None, true, _) => ui.weak("layout: fitted to the deal"),
+            (None, true, _) => ui.weak("layout: fitted here"),
             (None, false, true) => ui.weak("layout: known from the demo's camera"),
             (None, false, false) => ui.weak("layout: fitted once a deal lies on the table"),
         };
@@ -175,6 +191,14 @@ fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot) -> Vec<UiCommand> {
             && ui.button("Save layout").on_hover_text("Keep this table's layout for the next games").clicked()
         {
             commands.push(UiCommand::SaveLayout);
+        }
+        if snapshot.layout.is_some()
+            && ui
+                .button("Adjust layout")
+                .on_hover_text("Drag the rows and piles where they lie on this table")
+                .clicked()
+        {
+            commands.push(UiCommand::AdjustLayout);
         }
     });
     commands

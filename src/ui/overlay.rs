@@ -1,11 +1,14 @@
 //! Drawn over the live image: each seat's rows and the piles, each card found (green: read,
 //! blue: face down, orange: face up but unread) with its label, and the last ruled move as
-//! arrows from where each card was to where it went.
+//! arrows from where each card was to where it went; while the layout is adjusted, its rows and
+//! piles with handles to drag.
 
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use crate::live::Snapshot;
 use crate::live::marks::CardKind;
+use crate::render::geometry::Pt;
+use crate::table::{Row, TableLayout};
 
 const READ: Color32 = Color32::from_rgb(80, 210, 120);
 const DOWN: Color32 = Color32::from_rgb(90, 150, 255);
@@ -73,5 +76,104 @@ pub fn draw_rounds(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
     }
     for spot in super::minigame_panel::shared_symbol_spots(view) {
         painter.circle_stroke(to_screen(spot), 14.0, Stroke::new(3.0, Color32::YELLOW));
+    }
+}
+
+const HANDLE: Color32 = Color32::from_rgb(255, 220, 60);
+/// A handle's radius on screen, in points.
+const HANDLE_RADIUS: f32 = 9.0;
+
+/// One point of a layout the operator can drag.
+#[derive(Clone, Copy)]
+enum Handle {
+    RowStart { seat: usize, front: bool },
+    RowEnd { seat: usize, front: bool },
+    Deck,
+    Discard,
+}
+
+/// Draws `layout` (being adjusted) over the image shown at `shown` with a round handle at each
+/// row's first and last card and on each pile, and moves whichever handle is dragged. A row
+/// keeps its other end where it was, its cards turned to lie along it.
+pub fn adjust_layout(ui: &mut egui::Ui, shown: Rect, image_size: [i32; 2], layout: &mut TableLayout, names: &[String]) {
+    let [w, h] = image_size;
+    let (Some(to_image), true) = (layout.image_to_table().inverse(), w > 0 && h > 0) else { return };
+    let to_table = layout.image_to_table();
+    let (sx, sy) = (shown.width() / w as f32, shown.height() / h as f32);
+    let to_screen = |p: Pt| {
+        let i = to_image.apply(p);
+        Pos2::new(shown.min.x + i.x as f32 * sx, shown.min.y + i.y as f32 * sy)
+    };
+    let from_screen =
+        |p: Pos2| to_table.apply(Pt::new(f64::from((p.x - shown.min.x) / sx), f64::from((p.y - shown.min.y) / sy)));
+    let painter = ui.painter_at(shown);
+    for zone in crate::live::marks::zone_marks(layout, names) {
+        let points: Vec<Pos2> =
+            zone.outline.iter().map(|p| Pos2::new(shown.min.x + p[0] * sx, shown.min.y + p[1] * sy)).collect();
+        painter.add(egui::Shape::closed_line(points, Stroke::new(2.0, HANDLE)));
+    }
+    let mut handles = vec![Handle::Deck, Handle::Discard];
+    for seat in 0..layout.seats.len() {
+        for front in [true, false] {
+            handles.extend([Handle::RowStart { seat, front }, Handle::RowEnd { seat, front }]);
+        }
+    }
+    for (k, handle) in handles.into_iter().enumerate() {
+        let at = to_screen(point(layout, handle));
+        let rect = Rect::from_center_size(at, egui::Vec2::splat(2.0 * HANDLE_RADIUS + 4.0));
+        let response = ui.interact(rect, ui.make_persistent_id(("layout-handle", k)), egui::Sense::drag());
+        let label = handle_label(handle, names);
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
+        let stroke = if response.hovered() || response.dragged() { 3.0 } else { 1.5 };
+        painter.circle(at, HANDLE_RADIUS, Color32::from_black_alpha(90), Stroke::new(stroke, HANDLE));
+        if response.dragged() {
+            move_point(layout, handle, from_screen(at + response.drag_delta()));
+        }
+    }
+}
+
+fn row_mut(layout: &mut TableLayout, seat: usize, front: bool) -> &mut Row {
+    let zones = &mut layout.seats[seat];
+    if front { &mut zones.front } else { &mut zones.back }
+}
+
+fn point(layout: &TableLayout, handle: Handle) -> Pt {
+    match handle {
+        Handle::Deck => layout.deck.centre,
+        Handle::Discard => layout.discard.centre,
+        Handle::RowStart { seat, front } => row_of(layout, seat, front).first,
+        Handle::RowEnd { seat, front } => row_of(layout, seat, front).last(),
+    }
+}
+
+fn row_of(layout: &TableLayout, seat: usize, front: bool) -> Row {
+    let zones = layout.seats[seat];
+    if front { zones.front } else { zones.back }
+}
+
+fn move_point(layout: &mut TableLayout, handle: Handle, to: Pt) {
+    match handle {
+        Handle::Deck => layout.deck.centre = to,
+        Handle::Discard => layout.discard.centre = to,
+        Handle::RowStart { seat, front } => {
+            let row = row_mut(layout, seat, front);
+            *row = Row::through(to, row.last());
+        }
+        Handle::RowEnd { seat, front } => {
+            let row = row_mut(layout, seat, front);
+            *row = Row::through(row.first, to);
+        }
+    }
+}
+
+/// "Ann: Back Row, first card", for screen readers and tests.
+fn handle_label(handle: Handle, names: &[String]) -> String {
+    let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("P{}", seat + 1));
+    let row = |front: bool| if front { "Front Row" } else { "Back Row" };
+    match handle {
+        Handle::Deck => "the deck".to_string(),
+        Handle::Discard => "the discard pile".to_string(),
+        Handle::RowStart { seat, front } => format!("{}: {}, first card", name(seat), row(front)),
+        Handle::RowEnd { seat, front } => format!("{}: {}, last card", name(seat), row(front)),
     }
 }
