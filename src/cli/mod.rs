@@ -4,6 +4,7 @@ mod capture;
 mod deck;
 mod minigame;
 mod omphala;
+mod progress;
 mod referee;
 mod referee_minigame;
 mod render;

@@ -170,10 +170,13 @@ fn write_game(video: &mut GameVideo, out: &std::path::Path) -> Result<(), String
     let mut writer = video_writer(out, size, video.fps)?;
     let start = std::time::Instant::now();
     let frames = video.frame_count();
+    let progress = super::progress::bar(frames as u64, "frames");
     for i in 0..frames {
         let frame = video.render(i).map_err(|e| e.to_string())?;
         writer.write(&frame.image).map_err(|e| e.to_string())?;
+        progress.inc(1);
     }
+    progress.finish_and_clear();
     writer.release().map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     for (suffix, text) in [("timeline.jsonl", video.timeline_jsonl()), ("layout.toml", video.layout.to_toml())] {

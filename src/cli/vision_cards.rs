@@ -177,7 +177,10 @@ pub fn evaluate_with(
     let mut summary = EvalSummary::default();
     let mut total_ms = 0.0;
     let mut down_error = 0.0;
-    for image in labels.images.iter().step_by(step.max(1)) {
+    let images: Vec<_> = labels.images.iter().step_by(step.max(1)).collect();
+    let progress = super::progress::bar(images.len() as u64, "photos");
+    for image in images {
+        progress.inc(1);
         let photo = read_image(&dir.join(&image.file)).map_err(bad_input)?;
         let frame = alter::apply_all(photo, alterations).map_err(|e| internal(format!("{}: {e}", image.file)))?;
         let start = Instant::now();
@@ -192,6 +195,7 @@ pub fn evaluate_with(
         }
         summary.images += 1;
     }
+    progress.finish_and_clear();
     summary.ms_per_image = total_ms / summary.images.max(1) as f64;
     summary.face_down_error = down_error / summary.face_down_images.max(1) as f64;
     Ok(summary)
@@ -223,7 +227,9 @@ pub fn evaluate_synthetic(
     let (mut summary, mut total_ms, mut down_error) = (EvalSummary::default(), 0.0, 0.0);
     let defaults = SceneOptions::default();
     let options = SceneOptions { cards: cards.unwrap_or(defaults.cards.clone()), ..defaults };
+    let progress = super::progress::bar(scenes, "tables");
     for seed in first_seed..end {
+        progress.inc(1);
         let rendered = renderer.render(&random_scene(seed, &options)).map_err(internal)?;
         let readable = |t: &&CardTruth| t.face_up && t.index_visible.iter().any(|v| *v);
         let labels = ImageLabels {
@@ -247,6 +253,7 @@ pub fn evaluate_synthetic(
         summary.face_down_images += 1;
         summary.images += 1;
     }
+    progress.finish_and_clear();
     summary.ms_per_image = total_ms / summary.images.max(1) as f64;
     summary.face_down_error = down_error / summary.face_down_images.max(1) as f64;
     Ok(summary)
