@@ -42,6 +42,9 @@ const PAPER_FACE: f64 = 0.5;
 pub struct RowCard {
     pub sighting: Sighting,
     pub looks_like_face: bool,
+    /// For a stack of two, the card lying over the base's lower part alone (a shield), and the
+    /// middle of its far edge, which only a stack's outline reaches.
+    pub shield: Option<(Sighting, Pt)>,
 }
 
 /// Cards found along every Front Row, as face-down sightings in table millimetres (stacks of two
@@ -68,13 +71,23 @@ pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<RowCard>) {
         narrow_merged_outline(s, &backs);
     }
     let mut found = Vec::new();
-    for RowCard { sighting: b, looks_like_face } in backs {
+    for RowCard { sighting: b, looks_like_face, shield } in backs {
         let overlaps = |s: &Sighting| {
             s.centre.distance(b.centre) < 30.0
                 || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
                 || b.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre))
         };
-        if sightings.iter().any(|s| s.face == Face::Up && (s.card.is_some() || looks_like_face) && overlaps(s)) {
+        let face =
+            sightings.iter().find(|s| s.face == Face::Up && (s.card.is_some() || looks_like_face) && overlaps(s));
+        if let Some(face) = face {
+            // A target turned up under its shield: the reader outlines the face it reads, and
+            // the shield over its lower part, outside that outline, is seen by no one else.
+            let shield = shield.filter(|(m, end)| {
+                face.card.is_some()
+                    && !face.outline.as_ref().is_some_and(|o| quad_contains(o, *end))
+                    && !sightings.iter().any(|s| s.face == Face::Down && s.centre.distance(m.centre) < 30.0)
+            });
+            found.extend(shield.map(|(m, _)| m));
             continue;
         }
         sightings.retain(|s| !overlaps(s));
@@ -179,15 +192,23 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
                 [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
                     .map(|(x, y)| to_table(x, y));
             let middle = to_table(centre, (near + far) / 2.0);
-            let sighting = Sighting {
-                centre: middle,
+            let back = |outline: [Pt; 4], centre: Pt| Sighting {
+                centre,
                 face: Face::Down,
                 card: None,
                 confidence: 0.5,
                 outline: Some(outline),
                 index: None,
             };
-            out.push(RowCard { sighting, looks_like_face });
+            let sighting = back(outline, middle);
+            let shield = shielded.then(|| {
+                let (near, far) = (MODIFIER_MM - CARD_MM.1 / 2.0 - c0, MODIFIER_MM + CARD_MM.1 / 2.0 - c0);
+                let outline =
+                    [(centre - half_w, near), (centre + half_w, near), (centre + half_w, far), (centre - half_w, far)]
+                        .map(|(x, y)| to_table(x, y));
+                (back(outline, to_table(centre, MODIFIER_MM - c0)), to_table(centre, far - 6.0))
+            });
+            out.push(RowCard { sighting, looks_like_face, shield });
         }
     }
     Ok(out)
@@ -302,7 +323,7 @@ mod tests {
     }
 
     fn back(x: f64, looks_like_face: bool) -> RowCard {
-        RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face }
+        RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face, shield: None }
     }
 
     #[test]
@@ -319,6 +340,19 @@ mod tests {
         let mut seen = vec![sighting(Face::Up, Some("9S"), 0.0, CARD_MM.0)];
         add_missed_backs(&mut seen, vec![back(0.0, false)]);
         assert_eq!(seen[0].card, Some("9S".parse().unwrap()), "a reading outweighs colours");
+    }
+
+    #[test]
+    fn a_face_read_under_a_shield_keeps_the_shield_the_reader_left_out() {
+        let mut stack = back(0.0, false);
+        let mut shield = sighting(Face::Down, None, 0.0, CARD_MM.0);
+        shield.centre = Pt::new(0.0, MODIFIER_MM);
+        shield.outline = shield.outline.map(|o| o.map(|p| Pt::new(p.x, p.y + MODIFIER_MM)));
+        stack.shield = Some((shield, Pt::new(0.0, MODIFIER_MM + CARD_MM.1 / 2.0 - 6.0)));
+        let mut seen = vec![sighting(Face::Up, Some("9C"), 0.0, CARD_MM.0)];
+        add_missed_backs(&mut seen, vec![stack]);
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert!(seen.iter().any(|s| s.face == Face::Down && (s.centre.y - MODIFIER_MM).abs() < 1e-9));
     }
 
     #[test]

@@ -136,14 +136,16 @@ enum Spot {
 pub fn place_sightings(sightings: &[Sighting], layout: &TableLayout) -> TableView {
     let mut view = TableView { seats: vec![SeatView::default(); layout.seats.len()], ..TableView::default() };
     let mut rows: Vec<[Vec<Piece>; 2]> = vec![[Vec::new(), Vec::new()]; layout.seats.len()];
-    let mut discard = Vec::new();
+    // The discard pile is judged on every reading on it, an index inside the pile's outline
+    // included (`discard_top`), not on one reading per card.
+    let discard: Vec<&Sighting> = sightings.iter().filter(|s| spot(s, layout) == Spot::Discard).collect();
     for piece in merge_duplicates(sightings) {
         let s = &piece.s;
         match spot(s, layout) {
             Spot::Row { seat, front } => rows[seat][usize::from(front)].push(piece),
             Spot::Deck if s.face == Face::Down => view.deck = true,
             Spot::Deck => view.loose.push(s.view()),
-            Spot::Discard => discard.push(piece.s),
+            Spot::Discard => {}
             Spot::Loose => view.loose.push(s.view()),
         }
     }
@@ -152,7 +154,7 @@ pub fn place_sightings(sightings: &[Sighting], layout: &TableLayout) -> TableVie
         view.seats[seat].back = row_entities(back, &zones.back);
         view.seats[seat].front = row_entities(front, &zones.front);
     }
-    view.discard = discard_top(&discard).map(Sighting::view);
+    view.discard = discard_top(&discard).map(|s| s.view());
     view.loose.sort_by(|a, b| a.centre.y.total_cmp(&b.centre.y).then(a.centre.x.total_cmp(&b.centre.x)));
     view
 }
@@ -388,12 +390,13 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
     kept
 }
 
-/// The discard pile's top card: a face-up card read, with its whole outline, surest first; else
-/// any face-up card; else whatever lies there.
-fn discard_top(pile: &[Sighting]) -> Option<&Sighting> {
-    let rank =
-        |s: &Sighting| (s.face == Face::Up, s.outline.is_some() && s.card.is_some(), s.card.is_some(), s.confidence);
-    pile.iter().max_by(|a, b| rank(a).partial_cmp(&rank(b)).unwrap_or(std::cmp::Ordering::Equal))
+/// The discard pile's top card: the face-up card read surest, outline or not; else any face-up
+/// card; else whatever lies there. The top card lies in full view; the cards under it show a
+/// corner at most, and a pile's cards lying askew make one outline whose corner may be one of
+/// theirs (read less surely than the top card's own index, which the loose search finds).
+fn discard_top<'a>(pile: &[&'a Sighting]) -> Option<&'a Sighting> {
+    let rank = |s: &Sighting| (s.face == Face::Up, s.card.is_some(), s.confidence);
+    pile.iter().copied().max_by(|a, b| rank(a).partial_cmp(&rank(b)).unwrap_or(std::cmp::Ordering::Equal))
 }
 
 #[cfg(test)]
@@ -457,6 +460,19 @@ mod tests {
         assert_eq!(view.discard.and_then(|c| c.card), Some(card("KD")));
         assert_eq!(view.loose.len(), 1);
         assert!(view.seats[0].back.is_empty() && view.seats[1].front.is_empty());
+    }
+
+    #[test]
+    fn the_discard_pile_s_top_is_its_surest_reading_outline_or_not() {
+        let layout = TableLayout::standard(2);
+        let at = layout.discard.centre;
+        // Cards lying askew on the pile make one outline, read at a corner of the card below.
+        let mut merged = seen(Some("JC"), Face::Up, at, 0.1);
+        merged.confidence = 0.77;
+        let mut index = seen(Some("4S"), Face::Up, Pt::new(at.x + 5.0, at.y - 20.0), 0.0);
+        (index.outline, index.confidence) = (None, 0.96);
+        let view = place_sightings(&[merged, index], &layout);
+        assert_eq!(view.discard.and_then(|c| c.card), Some(card("4S")));
     }
 
     #[test]
