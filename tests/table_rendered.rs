@@ -168,6 +168,62 @@ fn a_dealt_table_is_placed_in_its_rows() {
     assert!(positions_match(&view, &d.truth, 12.0), "{view:?}");
 }
 
+/// A deal the renderer lays with two of Alice's Back Row cards touching, blurred a little (seed
+/// 6144): the reader finds one outline there and reads neither card. The row says where each
+/// lies, and each is read by its own corners, so the deal is seen and the game goes on.
+#[test]
+fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
+    let dir = std::env::temp_dir().join(format!("touching-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    std::fs::write(
+        &record,
+        "seat Alice front ? ? back 7C 7D AC 9S 9C\nseat Bob front ? ? back 2C 8H 2H 6D QH\nfirst Alice\n\
+         Alice end\nAlice drew 8S\nBob drew 4S\n",
+    )
+    .unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    let (video, layout, inferred) = (dir.join("game.avi"), dir.join("game.layout.toml"), dir.join("inferred.txt"));
+    let os = |s: &str| std::ffi::OsString::from(s);
+    run(&[
+        os("render"),
+        os("game"),
+        record.clone().into(),
+        os("--seed"),
+        os("6144"),
+        os("--fps"),
+        os("10"),
+        os("--out"),
+        video.clone().into(),
+    ]
+    .iter()
+    .map(|s| s.as_os_str())
+    .collect::<Vec<_>>());
+    let source = format!("file:{}", video.display());
+    run(&[
+        os("referee"),
+        os("omphala"),
+        os("--source"),
+        os(&source),
+        os("--layout"),
+        layout.into(),
+        os("--names"),
+        os("Alice,Bob"),
+        os("--record"),
+        inferred.clone().into(),
+    ]
+    .iter()
+    .map(|s| s.as_os_str())
+    .collect::<Vec<_>>());
+    let got = std::fs::read_to_string(&inferred).unwrap();
+    assert!(got.contains("seat Alice front ? ? back 7C 7D AC 9S 9C"), "the deal was not seen:\n{got}");
+    assert!(got.contains("Bob drew 4S"), "the game did not go on:\n{got}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// How often a whole dealt table is placed exactly right from one frame, over 20 seeds.
 #[test]
 #[ignore = "a measurement: about a minute; run with --ignored --nocapture"]

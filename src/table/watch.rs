@@ -6,8 +6,9 @@
 use opencv::core::Mat;
 
 use super::{
-    Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image,
+    Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image,
 };
+use crate::render::PlacedCard;
 use crate::vision::cards::{CardDetection, CardDetector};
 
 /// How often a settled view that stays is given again (so that a referee can time a desync, and
@@ -84,7 +85,8 @@ impl TableWatch {
             self.fit_layout(&detections, motion);
             return Ok(Watched { detections, view: None, frame, ms });
         };
-        let view = place_frame(image, &detections, layout)?;
+        let mut view = place_frame(image, &detections, layout)?;
+        read_unread(&self.detector, image, &mut view, layout)?;
         if self.stills {
             self.settler = Settler::new(SettleConfig::for_fps(self.fps));
             for _ in 1..self.settler.config().quiet_frames {
@@ -127,3 +129,37 @@ impl TableWatch {
         }
     }
 }
+
+/// Face-up row cards the frame's reading left unread, read again by their corners where the
+/// layout says each lies: two cards dealt touching make one outline that reads as neither card,
+/// but the row tells where each of them is and how it is turned.
+fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layout: &TableLayout) -> opencv::Result<()> {
+    let Some(to_image) = layout.image_to_table().inverse() else { return Ok(()) };
+    let mut unread = Vec::new();
+    for (s, (seat, zones)) in view.seats.iter().zip(&layout.seats).enumerate() {
+        for (front, entities, row) in [(false, &seat.back, zones.back), (true, &seat.front, zones.front)] {
+            for (e, entity) in entities.iter().enumerate() {
+                for (modifier, card) in [(false, Some(&entity.base)), (true, entity.modifier.as_ref())] {
+                    let Some(card) = card.filter(|c| c.face == Face::Up && c.card.is_none()) else { continue };
+                    let placed = PlacedCard { card: ANY_CARD, face_up: true, centre: card.centre, angle: row.angle };
+                    let quad = placed.corners_mm().map(|p| to_image.apply(p)).map(|p| [p.x as f32, p.y as f32]);
+                    unread.push(((s, front, e, modifier), quad));
+                }
+            }
+        }
+    }
+    let quads: Vec<_> = unread.iter().map(|(_, q)| *q).collect();
+    for (((s, front, e, modifier), _), read) in unread.iter().zip(detector.read_cards_at(image, &quads)?) {
+        let seat = &mut view.seats[*s];
+        let entity = &mut if *front { &mut seat.front } else { &mut seat.back }[*e];
+        let card = if *modifier { entity.modifier.as_mut() } else { Some(&mut entity.base) };
+        if let Some(card) = card {
+            card.card = read;
+        }
+    }
+    Ok(())
+}
+
+/// Any card: `PlacedCard` wants one, and only its corners are used here.
+const ANY_CARD: crate::cards::Card =
+    crate::cards::Card { rank: crate::cards::Rank::ACE, suit: crate::cards::Suit::Clubs };

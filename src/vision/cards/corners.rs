@@ -259,6 +259,29 @@ impl CardDetector {
         Ok(out)
     }
 
+    /// The card lying at each of `quads` (outlines known from elsewhere: where a table's layout
+    /// says a card lies), read by both its corners as an outline found in the frame would be;
+    /// `None` where the corners read no card surely or disagree.
+    pub fn read_cards_at(&self, frame: &Mat, quads: &[Quad]) -> opencv::Result<Vec<Option<Card>>> {
+        if quads.is_empty() {
+            return Ok(Vec::new());
+        }
+        let balanced = light::balanced(frame)?;
+        let frame = balanced.as_ref();
+        let pre = self.read_all_corners(frame, quads.iter())?;
+        let mut out = Vec::new();
+        for quad in quads {
+            let mut readings = Vec::new();
+            for corner in [Corner::TopLeft, Corner::BottomRight] {
+                if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, &pre)? {
+                    readings.push(reading);
+                }
+            }
+            out.push(combine(&readings, self.config.min_confidence).0);
+        }
+        Ok(out)
+    }
+
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
     pub(super) fn read_outline(
         &self,
