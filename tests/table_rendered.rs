@@ -182,42 +182,24 @@ fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
          Alice end\nAlice drew 8S\nBob drew 4S\n",
     )
     .unwrap();
-    let run = |args: &[&std::ffi::OsStr]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_card-referee")).args(args).output().unwrap();
+    let run = |command: &mut std::process::Command| {
+        let out = command.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
+    let card_referee = || std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"));
     let (video, layout, inferred) = (dir.join("game.avi"), dir.join("game.layout.toml"), dir.join("inferred.txt"));
-    let os = |s: &str| std::ffi::OsString::from(s);
-    run(&[
-        os("render"),
-        os("game"),
-        record.clone().into(),
-        os("--seed"),
-        os("6144"),
-        os("--fps"),
-        os("10"),
-        os("--out"),
-        video.clone().into(),
-    ]
-    .iter()
-    .map(|s| s.as_os_str())
-    .collect::<Vec<_>>());
-    let source = format!("file:{}", video.display());
-    run(&[
-        os("referee"),
-        os("omphala"),
-        os("--source"),
-        os(&source),
-        os("--layout"),
-        layout.into(),
-        os("--names"),
-        os("Alice,Bob"),
-        os("--record"),
-        inferred.clone().into(),
-    ]
-    .iter()
-    .map(|s| s.as_os_str())
-    .collect::<Vec<_>>());
+    run(card_referee()
+        .args(["render", "game"])
+        .arg(&record)
+        .args(["--seed", "6144", "--fps", "10", "--out"])
+        .arg(&video));
+    run(card_referee()
+        .args(["referee", "omphala", "--source"])
+        .arg(format!("file:{}", video.display()))
+        .arg("--layout")
+        .arg(&layout)
+        .args(["--names", "Alice,Bob", "--record"])
+        .arg(&inferred));
     let got = std::fs::read_to_string(&inferred).unwrap();
     assert!(got.contains("seat Alice front ? ? back 7C 7D AC 9S 9C"), "the deal was not seen:\n{got}");
     assert!(got.contains("Bob drew 4S"), "the game did not go on:\n{got}");

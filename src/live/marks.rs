@@ -3,7 +3,7 @@
 
 use crate::render::geometry::Pt;
 use crate::render::scene::CARD_MM;
-use crate::table::layout::{ROW_SLOTS, SLOT_MM};
+use crate::table::layout::SLOT_MM;
 use crate::table::settle::cards_of;
 use crate::table::{Place, Row, TableLayout, TableView};
 use crate::vision::cards::{CardDetection, Face};
@@ -138,7 +138,7 @@ fn row_outline(row: &Row) -> Vec<Pt> {
     let len = (row.step.x * row.step.x + row.step.y * row.step.y).sqrt().max(1e-9);
     let along = Pt::new(row.step.x / len, row.step.y / len);
     let across = Pt::new(-along.y, along.x);
-    let (start, end) = (row.slot(0), row.slot(ROW_SLOTS - 1));
+    let (start, end) = (row.first, row.last());
     let half_slot = SLOT_MM / 2.0;
     let half_card = CARD_MM.1 * 0.7;
     let at = |p: Pt, a: f64, c: f64| Pt::new(p.x + along.x * a + across.x * c, p.y + along.y * a + across.y * c);

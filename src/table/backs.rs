@@ -152,10 +152,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
     )?;
     let covered = not_table(&strip, &valid)?;
     let paper = paper(&strip, &valid, bright)?;
-    let band = |i: usize, (lo, hi): (f64, f64)| {
-        let (j0, j1) = (((lo - c0) / MM_PER_PX) as usize, ((hi - c0) / MM_PER_PX) as usize);
-        (j0..j1).filter(|&j| covered[j][i]).count() as f64 / (j1 - j0) as f64
-    };
+    let band = |i: usize, band: (f64, f64)| share(&covered, i..i + 1, band, c0);
     let width = size.width as usize;
     let base: Vec<bool> = (0..width).map(|i| band(i, BASE_BAND) > COVERED).collect();
 
@@ -246,19 +243,23 @@ fn brightest(frame: &Mat) -> opencv::Result<f64> {
 /// frame's brightest (`bright`) and nearly grey. Brightness is relative, so a dim or warm light
 /// changes little.
 fn paper(strip: &Mat, valid: &Mat, bright: f64) -> opencv::Result<Vec<Vec<bool>>> {
+    mask(strip, valid, |px| {
+        let (hi, lo) =
+            (f64::from(px.iter().copied().max().unwrap_or(0)), f64::from(px.iter().copied().min().unwrap_or(0)));
+        hi >= PAPER_VALUE * bright && hi > 0.0 && (hi - lo) / hi < PAPER_SATURATION
+    })
+}
+
+/// Per strip pixel (row-major, `[j][i]`), whether its BGR value passes `test`; pixels outside
+/// the frame (`valid` 0) never do.
+fn mask(strip: &Mat, valid: &Mat, test: impl Fn(&[u8]) -> bool) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
-    let value = |k: usize| pixels[3 * k..3 * k + 3].iter().copied().max().unwrap_or(0);
     let mut out = vec![vec![false; cols]; rows];
     for (j, line) in out.iter_mut().enumerate() {
         for (i, cell) in line.iter_mut().enumerate() {
             let k = j * cols + i;
-            if valid[k] == 0 {
-                continue;
-            }
-            let px = &pixels[3 * k..3 * k + 3];
-            let (hi, lo) = (f64::from(value(k)), f64::from(px.iter().copied().min().unwrap_or(0)));
-            *cell = hi >= PAPER_VALUE * bright && hi > 0.0 && (hi - lo) / hi < PAPER_SATURATION;
+            *cell = valid[k] != 0 && test(&pixels[3 * k..3 * k + 3]);
         }
     }
     Ok(out)
@@ -267,9 +268,9 @@ fn paper(strip: &Mat, valid: &Mat, bright: f64) -> opencv::Result<Vec<Vec<bool>>
 /// Per strip pixel (row-major, `[j][i]`), whether it is no table: far from the strip's median
 /// colour (the table's, since cards cover less than half of a row). A hand counts as cards: the
 /// settler keeps frames with a hand over a changed table out (see `settle`).
-fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
+fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
-    let (pixels, valid) = (strip.data_bytes()?, valid.data_bytes()?);
+    let (pixels, valid) = (strip.data_bytes()?, valid_mat.data_bytes()?);
     let mut histograms = [[0u32; 256]; 3];
     let mut counted = 0;
     for k in (0..rows * cols).filter(|&k| valid[k] > 0) {
@@ -287,18 +288,7 @@ fn not_table(strip: &Mat, valid: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     };
     let table = histograms.each_ref().map(|h| median(h).unwrap_or(0) as i32);
     let limit = (NOT_TABLE * NOT_TABLE) as i32;
-    let mut out = vec![vec![false; cols]; rows];
-    for (j, line) in out.iter_mut().enumerate() {
-        for (i, cell) in line.iter_mut().enumerate() {
-            let k = j * cols + i;
-            if valid[k] == 0 {
-                continue;
-            }
-            let distance: i32 = (0..3).map(|c| (i32::from(pixels[3 * k + c]) - table[c]).pow(2)).sum();
-            *cell = distance > limit;
-        }
-    }
-    Ok(out)
+    mask(strip, valid_mat, |px| (0..3).map(|c| (i32::from(px[c]) - table[c]).pow(2)).sum::<i32>() > limit)
 }
 
 #[cfg(test)]

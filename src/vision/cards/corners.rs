@@ -250,13 +250,7 @@ impl CardDetector {
         let balanced = light::balanced(frame)?;
         let frame = balanced.as_ref();
         let pre = self.read_all_corners(frame, std::iter::once(quad))?;
-        let mut out = Vec::new();
-        for corner in [Corner::TopLeft, Corner::BottomRight] {
-            if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, &pre)? {
-                out.push((reading.card, reading.confidence));
-            }
-        }
-        Ok(out)
+        Ok(self.both_corners(frame, quad, &pre)?.into_iter().map(|r| (r.card, r.confidence)).collect())
     }
 
     /// The card lying at each of `quads` (outlines known from elsewhere: where a table's layout
@@ -269,17 +263,19 @@ impl CardDetector {
         let balanced = light::balanced(frame)?;
         let frame = balanced.as_ref();
         let pre = self.read_all_corners(frame, quads.iter())?;
-        let mut out = Vec::new();
-        for quad in quads {
-            let mut readings = Vec::new();
-            for corner in [Corner::TopLeft, Corner::BottomRight] {
-                if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, &pre)? {
-                    readings.push(reading);
-                }
+        let read = |quad| Ok(combine(&self.both_corners(frame, quad, &pre)?, self.config.min_confidence).0);
+        quads.iter().map(read).collect()
+    }
+
+    /// What the top-left and bottom-right corners of `quad` read, where they read a card.
+    fn both_corners(&self, frame: &Mat, quad: &Quad, pre: &CornerReadings) -> opencv::Result<Vec<IndexReading>> {
+        let mut readings = Vec::new();
+        for corner in [Corner::TopLeft, Corner::BottomRight] {
+            if let Some((reading, _)) = self.read_corner_at(frame, quad, corner, pre)? {
+                readings.push(reading);
             }
-            out.push(combine(&readings, self.config.min_confidence).0);
         }
-        Ok(out)
+        Ok(readings)
     }
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
