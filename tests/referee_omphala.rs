@@ -347,6 +347,32 @@ mod by_hand {
     }
 
     #[test]
+    fn an_illegal_first_move_is_judged_while_who_plays_first_is_still_open() {
+        let record = parse(DEAL).unwrap();
+        let state = replay(&record).state;
+        let names = vec!["Alice".to_string(), "Bob".to_string()];
+        let mut referee = OmphalaReferee::new(names, RuleOptions::default(), RefereeConfig::default());
+        let layout = TableLayout::standard(2);
+        let said = referee.observe(&ideal_view(&expected(&state), &layout), Moment { frame: 1, ms: 0 });
+        assert!(referee.record().is_empty(), "who plays first is not known yet: {said:?}");
+        // Bob lays his 8H on his 4D before anyone has moved.
+        let mut moved = state.clone();
+        let bob = &mut moved.players[1];
+        bob.back.retain(|e| e.card != Some("8H".parse().unwrap()));
+        let diamond = bob.back.iter().position(|e| e.card == Some("4D".parse().unwrap())).unwrap();
+        bob.back[diamond].modifier = Some("8H".parse().unwrap());
+        let view = ideal_view(&expected(&moved), &layout);
+        referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let illegal = said.iter().find_map(|e| match e {
+            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
+            _ => None,
+        });
+        assert_eq!(illegal.as_deref(), Some("heart-on-diamond: Bob enhance 8H 4D"), "{said:?}");
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.starts_with("waiting for the deal"))));
+    }
+
+    #[test]
     fn a_diamond_laid_on_another_player_s_front_row_is_named_and_refused() {
         let (mut referee, state) = start();
         let mut moved = state.clone();
@@ -361,6 +387,39 @@ mod by_hand {
             _ => None,
         });
         assert_eq!(rule.as_deref(), Some("shield-own-front-row: Alice shield 9D Bob 1"), "{said:?}");
+    }
+
+    #[test]
+    fn a_diamond_destroying_a_shielded_unknown_card_is_refused_with_the_rule() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let mut lines = String::new();
+        for (k, line) in ["Alice shield 9D 1", "Alice end", "Alice drew 3D", "Bob drew 4C"].iter().enumerate() {
+            lines.push_str(line);
+            lines.push('\n');
+            let view = ideal_view(&expected(&played(&state, &lines)), &layout);
+            let ms = 1000 * (k as u64 + 1);
+            referee.observe(&view, Moment { frame: 2 * k as u64 + 2, ms });
+            referee.observe(&view, Moment { frame: 2 * k as u64 + 3, ms: ms + 500 });
+        }
+        assert_eq!(referee.record().len(), 5, "the turn before is committed");
+        // Bob's 4D "attacks" Alice's shielded first entity: base and shield go to the pile, the
+        // shield on top, so the base is never seen.
+        let mut moved = played(&state, &lines);
+        let diamond = moved.players[1].back.iter().position(|e| e.card == Some("4D".parse().unwrap())).unwrap();
+        let attacker = moved.players[1].back.remove(diamond);
+        moved.players[1].front.push(attacker);
+        moved.players[0].front.remove(0);
+        moved.discard.push("9D".parse().unwrap());
+        let view = ideal_view(&expected(&moved), &layout);
+        referee.observe(&view, Moment { frame: 20, ms: 9000 });
+        let said = referee.observe(&view, Moment { frame: 21, ms: 10000 });
+        let illegal = said.iter().find_map(|e| match e {
+            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
+            _ => None,
+        });
+        assert_eq!(illegal.as_deref(), Some("attacker-not-black: Bob attack 4D Alice 1"), "{said:?}");
+        assert_eq!(referee.record().len(), 5, "nothing committed");
     }
 
     #[test]

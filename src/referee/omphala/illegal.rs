@@ -145,8 +145,9 @@ fn lay_on_front(
 }
 
 /// An attack carried out as if it succeeded: on a target whose identity the table knows, or on
-/// an unknown, unshielded one whose card now lies on top of the discard pile (`unseen_top`). An
-/// unknown target revealed first is a legal attack's start, which the legal search covers.
+/// an unknown one whose card now lies on top of the discard pile (`unseen_top`) or under its
+/// shield there. An unknown target revealed first is a legal attack's start, which the legal
+/// search covers.
 fn attack(
     state: &GameState,
     seat: usize,
@@ -158,14 +159,16 @@ fn attack(
     let mut moved = state.clone();
     let attacker = take(&mut moved, seat, card)?;
     let target = moved.players[defender].front.get(position)?;
-    let identity = match (target.card, target.modifier) {
-        (Some(known), _) => known,
-        (None, None) => unseen_top?,
-        (None, Some(_)) => return None,
+    let discarded = match (target.card, target.modifier, unseen_top) {
+        (Some(_), _, _) => target.known_cards().collect(),
+        (None, None, top) => vec![top?],
+        // An unknown base under its shield: on top of the pile it shows itself; under the
+        // shield it stays unknown, and only the pile's top is ever compared.
+        (None, Some(shield), Some(top)) => vec![shield, top],
+        (None, Some(shield), None) => vec![shield],
     };
-    let mut target = moved.players[defender].front.remove(position);
-    target.card = Some(identity);
-    moved.discard.extend(target.known_cards());
+    moved.players[defender].front.remove(position);
+    moved.discard.extend(discarded);
     moved.players[seat].front.push(attacker);
     Some(moved)
 }

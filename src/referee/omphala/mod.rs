@@ -347,7 +347,7 @@ impl OmphalaReferee {
         if self.unexplained_since.is_none() {
             self.unexplained_since = Some(at.ms);
         }
-        if self.committed.phase == crate::rules::omphala::Phase::Setup && !persisted {
+        if !self.dealt() && !persisted {
             out.push(RefereeEvent::Note { text: awaiting_deal(view, self.names.len()), at });
             out.extend(unread_deal_prompts(view, &self.names, at));
         }
@@ -363,10 +363,10 @@ impl OmphalaReferee {
                 }
             }
         }
-        if self.committed.phase == crate::rules::omphala::Phase::Setup || self.reported || !persisted {
+        if !self.dealt() || self.reported || !persisted {
             return;
         }
-        if let Some(found) = self.hypotheses.iter().find_map(|h| illegal::explain(&h.state, view, &self.names)) {
+        if let Some(found) = self.illegal_move(view) {
             out.push(RefereeEvent::Illegal {
                 seat: found.seat,
                 name: self.names.get(found.seat).cloned().unwrap_or_default(),
@@ -382,6 +382,25 @@ impl OmphalaReferee {
         self.check_unexplained(view, at, out);
     }
 
+    /// Whether some explanation has seen the deal. Until the first move tells who plays first,
+    /// the deal is open in several explanations and nothing is committed, yet the game is on.
+    fn dealt(&self) -> bool {
+        self.hypotheses.iter().any(|h| h.state.phase != crate::rules::omphala::Phase::Setup)
+    }
+
+    /// The illegal move the table shows in some open explanation. One in which the mover is the
+    /// player to move is preferred: with who plays first still open, a first move made illegally
+    /// is not also "out of turn" in the explanations where another player starts.
+    fn illegal_move(&self, view: &TableView) -> Option<illegal::Found> {
+        let found: Vec<(usize, illegal::Found)> = self
+            .hypotheses
+            .iter()
+            .filter_map(|h| illegal::explain(&h.state, view, &self.names).map(|f| (h.state.turn.player, f)))
+            .collect();
+        let in_turn = found.iter().position(|(to_move, f)| *to_move == f.seat);
+        found.into_iter().nth(in_turn.unwrap_or(0)).map(|(_, f)| f)
+    }
+
     fn check_unexplained(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
         let Some(since) = self.unexplained_since else {
             return;
@@ -389,7 +408,7 @@ impl OmphalaReferee {
         if self.reported || at.ms.saturating_sub(since) < self.config.desync_after_ms {
             return;
         }
-        if self.committed.phase == crate::rules::omphala::Phase::Setup {
+        if !self.dealt() {
             return;
         }
         let best = self.hypotheses.iter().min_by_key(|h| h.distance(view));
