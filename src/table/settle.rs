@@ -552,9 +552,13 @@ impl Settler {
                 continue;
             }
             let t = live[j].1;
+            // A card laid on the discard pile lies where the last one did: once the table has
+            // moved, a top that reads nothing clearly may be a new card, so it is not given the
+            // old top's name (an unknown top matches any card; a wrong name matches none).
+            let new_on_pile = signature[i].0 == Place::Discard && clear[i].is_none();
             let replaced = self.moved
                 && signature[i].1 == Face::Up
-                && clear[i].is_some_and(|c| self.tracks[t].name().is_some_and(|name| name != c));
+                && (new_on_pile || clear[i].is_some_and(|c| self.tracks[t].name().is_some_and(|name| name != c)));
             if !replaced {
                 assigned[i] = Some(t);
                 taken[j] = true;
@@ -705,6 +709,20 @@ mod tests {
         let view = last.expect("settles").view;
         assert_eq!(view.seats[0].back[0].base.face, Face::Up);
         assert_eq!(view.seats[0].back[0].base.card, None);
+    }
+
+    #[test]
+    fn an_unread_card_laid_on_the_discard_pile_does_not_take_the_old_top_s_name() {
+        let mut s = Settler::new(SettleConfig::default());
+        let pile = |top: CardView| TableView { discard: Some(top), ..row(vec![up("9S", 0.0)]) };
+        let unread = CardView { face: Face::Up, card: None, centre: Pt::new(300.0, 2.0) };
+        feed(&mut s, &pile(up("7C", 300.0)), 8).expect("settles");
+        // Unread in a quiet moment the pile keeps its name.
+        assert!(feed(&mut s, &pile(unread), 8).is_none());
+        s.push(pile(up("7C", 300.0)), Motion { changed: 0.1, skin: 0.2 });
+        let out = feed(&mut s, &pile(unread), 8).expect("settles again");
+        assert_eq!(out.view.discard.map(|c| (c.face, c.card)), Some((Face::Up, None)));
+        assert_eq!(out.view.seats[0].back[0].base.card, Some(card("9S")), "a row card keeps its name");
     }
 
     #[test]
