@@ -31,6 +31,9 @@ const EXTRA_SLOTS: f64 = 4.0;
 const SAME_CARD_MM: f64 = 20.0;
 /// A modifier lies `MODIFIER_MM` toward the seat from its base, give or take this.
 const MODIFIER_SLACK_MM: f64 = 15.0;
+/// The farthest an index box's centre lies from its card's centre: a corner index sits about 5 mm
+/// in from the long side and 12 mm down from the short one.
+const INDEX_REACH_MM: f64 = 42.0;
 
 /// One detected card on the table plane.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,7 +190,16 @@ fn spot(s: &Sighting, layout: &TableLayout) -> Spot {
             }
         }
     }
-    best.map_or(Spot::Loose, |(_, spot)| spot)
+    match best {
+        Some((_, spot)) => spot,
+        // An index read without its card's outline lies near a corner of the card, up to
+        // `INDEX_REACH_MM` from its centre: on a pile of askew cards the outline is often lost
+        // and only the top card's index (or one of the cards below it) is read.
+        None if s.outline.is_none() && s.centre.distance(layout.discard.centre) <= layout.discard.radius + INDEX_REACH_MM => {
+            Spot::Discard
+        }
+        None => Spot::Loose,
+    }
 }
 
 /// `Row::locate`, with "across" positive toward the row's seat (the side its modifiers lie on).
@@ -473,6 +485,25 @@ mod tests {
         (index.outline, index.confidence) = (None, 0.96);
         let view = place_sightings(&[merged, index], &layout);
         assert_eq!(view.discard.and_then(|c| c.card), Some(card("4S")));
+    }
+
+    #[test]
+    fn indices_read_at_the_corners_of_a_pile_without_its_outline_are_the_pile() {
+        let layout = TableLayout::standard(2);
+        let at = layout.discard.centre;
+        // The top card's index at its top-left corner, another at a bottom-right corner: both
+        // about 41 mm from the pile's centre, past its zone.
+        let corner = |code, dx: f64, dy: f64, confidence| {
+            let mut s = seen(Some(code), Face::Up, Pt::new(at.x + dx, at.y + dy), 0.0);
+            (s.outline, s.confidence) = (None, confidence);
+            s
+        };
+        let view = place_sightings(&[corner("2D", -25.0, -32.0, 0.82), corner("9C", 25.0, 33.5, 0.96)], &layout);
+        assert!(view.loose.is_empty(), "{:?}", view.loose);
+        assert_eq!(view.discard.and_then(|c| c.card), Some(card("9C")));
+        // An outline that far from the pile is a card lying beside it.
+        let beside = seen(Some("5S"), Face::Up, Pt::new(at.x + 25.0, at.y + 33.5), 0.0);
+        assert_eq!(place_sightings(&[beside], &layout).loose.len(), 1);
     }
 
     #[test]
