@@ -373,6 +373,29 @@ mod by_hand {
     }
 
     #[test]
+    fn a_known_modifier_misread_does_not_hide_the_move_that_follows() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let enhanced = ideal_view(&expected(&played(&state, "Alice enhance 5H 2C\n")), &layout);
+        referee.observe(&enhanced, Moment { frame: 2, ms: 1000 });
+        referee.observe(&enhanced, Moment { frame: 3, ms: 1500 });
+        assert_eq!(referee.record().len(), 2, "the enhance is committed");
+        // Alice shields; the camera now reads the 5H on her 2C as 5D, and no 5H anywhere else.
+        let mut view = ideal_view(&expected(&played(&state, "Alice enhance 5H 2C\nAlice shield 9D 1\n")), &layout);
+        let two = view.seats[0].back.iter_mut().find(|e| e.base.card == Some("2C".parse().unwrap())).unwrap();
+        two.modifier.as_mut().unwrap().card = Some("5D".parse().unwrap());
+        referee.observe(&view, Moment { frame: 4, ms: 2000 });
+        referee.observe(&view, Moment { frame: 5, ms: 2500 });
+        assert_eq!(referee.record().len(), 3, "the shield is committed through the misread");
+        // A 5H seen elsewhere too makes the 5D on the 2C another card.
+        let mut moved = view.clone();
+        moved.loose.push(card_referee::table::CardView::up("5H".parse().unwrap(), card_referee::render::geometry::Pt::new(0.0, 0.0)));
+        let after = expected(&played(&state, "Alice enhance 5H 2C\nAlice shield 9D 1\n"));
+        assert_eq!(card_referee::referee::omphala::expect::distance(&after, &view), 0);
+        assert!(card_referee::referee::omphala::expect::distance(&after, &moved) > 0, "a card in two places");
+    }
+
+    #[test]
     fn a_diamond_laid_on_another_player_s_front_row_is_named_and_refused() {
         let (mut referee, state) = start();
         let mut moved = state.clone();

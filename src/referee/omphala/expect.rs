@@ -151,7 +151,8 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
     for (seat, (want, seen)) in expected.seats.iter().zip(&view.seats).enumerate() {
         let name = expected.names.get(seat).map_or("?", String::as_str);
         front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
-        back_conflicts(name, &want.back, &seen.back, expected.drawing == Some(seat), &expected.carried, out);
+        let back = BackRow { name, drawing: expected.drawing == Some(seat), carried: &expected.carried, view };
+        back_conflicts(&back, &want.back, &seen.back, out);
     }
     // A card held out of its row must be seen out of it: a row merely lacking it may be a row
     // misread (a slid card lying over its neighbour hides it, and its own index is read there).
@@ -236,14 +237,17 @@ fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, 
     }
 }
 
-fn back_conflicts(
-    name: &str,
-    want: &[ExpectedEntity],
-    seen: &[EntityView],
+/// What a Back Row is compared in: its owner's name, whether they are drawing, the cards carried
+/// with a held attacker, and the whole view.
+struct BackRow<'a> {
+    name: &'a str,
     drawing: bool,
-    carried: &[Card],
-    out: &mut Diff,
-) {
+    carried: &'a [Card],
+    view: &'a TableView,
+}
+
+fn back_conflicts(row: &BackRow, want: &[ExpectedEntity], seen: &[EntityView], out: &mut Diff) {
+    let BackRow { name, drawing, carried, view } = *row;
     let mut unmatched: Vec<&ExpectedEntity> = want.iter().collect();
     let mut unread = 0;
     for s in seen {
@@ -267,8 +271,11 @@ fn back_conflicts(
             (Some(m), None) => out.add(|| format!("{name}'s Back Row: {card} should carry {m}")),
             (None, Some(_)) => out.add(|| format!("{name}'s Back Row: {card} should carry nothing")),
             (Some(m), Some(sm)) => {
+                // A modifier never leaves its base alone: read as another card while the known
+                // one is nowhere else on the table, it is the known card misread.
                 if let Some(seen) = sm.shown()
                     && seen != m
+                    && shows_anywhere(view, m)
                 {
                     out.add(|| format!("{name}'s Back Row: {card} carries {seen}, expected {m}"));
                 }
@@ -287,6 +294,15 @@ fn back_conflicts(
     if unread > room {
         out.add(|| format!("{name}'s Back Row: {} cards too many", unread - room));
     }
+}
+
+/// Whether `card` is read anywhere in `view`: in a row, loose, or on top of the discard pile.
+fn shows_anywhere(view: &TableView, card: Card) -> bool {
+    let rows = view.seats.iter().flat_map(|s| s.front.iter().chain(&s.back));
+    let mut cards = rows.flat_map(|e| std::iter::once(e.base).chain(e.modifier));
+    cards.any(|c| c.shown() == Some(card))
+        || view.loose.iter().any(|c| c.shown() == Some(card))
+        || view.discard.and_then(|c| c.shown()) == Some(card)
 }
 
 /// "Bob's Front Row 2", written only when a difference is put in words.
