@@ -342,8 +342,18 @@ mod by_hand {
         });
         assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 9D".to_string())), "{said:?}");
         assert_eq!(referee.record().len(), 1, "nothing is committed");
-        let said = referee.observe(&ideal_view(&expected(&state), &layout), Moment { frame: 4, ms: 3000 });
+        // The same table read a little differently (one of Bob's cards unread) is the same move.
+        let mut reread = view.clone();
+        reread.seats[1].back[0].base.card = None;
+        referee.observe(&reread, Moment { frame: 5, ms: 2500 });
+        let said = referee.observe(&reread, Moment { frame: 6, ms: 3000 });
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Illegal { .. })), "said again: {said:?}");
+        let said = referee.observe(&ideal_view(&expected(&state), &layout), Moment { frame: 7, ms: 3500 });
         assert!(said.iter().any(|e| matches!(e, RefereeEvent::Restored { .. })), "{said:?}");
+        // Made again after the table was put back, it is said again.
+        referee.observe(&view, Moment { frame: 8, ms: 4000 });
+        let said = referee.observe(&view, Moment { frame: 9, ms: 4500 });
+        assert!(said.iter().any(|e| matches!(e, RefereeEvent::Illegal { .. })), "not said again: {said:?}");
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct OmphalaReferee {
     searched_far: bool,
     /// Whether an illegal move or a desync was reported since the table was last explained.
     complained: bool,
+    /// The illegal move last reported: a table still showing it, read a little differently, is
+    /// not the same move made again.
+    last_illegal: Option<String>,
 }
 
 impl OmphalaReferee {
@@ -81,6 +84,7 @@ impl OmphalaReferee {
             asked: None,
             searched_far: false,
             complained: false,
+            last_illegal: None,
         }
     }
 
@@ -367,6 +371,11 @@ impl OmphalaReferee {
             return;
         }
         if let Some(found) = self.illegal_move(view) {
+            self.reported = true;
+            if self.complained && self.last_illegal.as_ref() == Some(&found.text) {
+                return;
+            }
+            self.last_illegal = Some(found.text.clone());
             out.push(RefereeEvent::Illegal {
                 seat: found.seat,
                 name: self.names.get(found.seat).cloned().unwrap_or_default(),
@@ -375,7 +384,6 @@ impl OmphalaReferee {
                 sentence: found.sentence,
                 at,
             });
-            self.reported = true;
             self.complained = true;
             return;
         }
