@@ -382,6 +382,56 @@ mod by_hand {
         assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.starts_with("waiting for the deal"))));
     }
 
+    /// The views of Alice's 7S slid out to attack Bob's first Front Row card: held out, then
+    /// (if `revealed`) with the target turned up showing it.
+    fn attack_views(state: &card_referee::rules::omphala::GameState, revealed: Option<&str>) -> Vec<card_referee::table::TableView> {
+        let layout = TableLayout::standard(2);
+        let held = expected(state).with_held_out(0, "7S".parse().unwrap());
+        let mut views = vec![ideal_view(&held, &layout)];
+        if let Some(card) = revealed {
+            views.push(ideal_view(&held.with_front_shown(1, 0, card.parse().unwrap()), &layout));
+        }
+        views
+    }
+
+    #[test]
+    fn an_attacker_waiting_for_its_target_s_reveal_is_no_desync() {
+        let (mut referee, state) = start();
+        let mut said = Vec::new();
+        let mut ms = 1000;
+        for view in attack_views(&state, Some("JD")) {
+            // A slow reveal: the attacker lies out of its row for 5 s before the target shows.
+            for _ in 0..6 {
+                said.extend(referee.observe(&view, Moment { frame: ms / 100, ms }));
+                ms += 1000;
+            }
+        }
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. } | RefereeEvent::Illegal { .. })), "{said:?}");
+        let record: Vec<String> = referee.record()[1..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
+    }
+
+    #[test]
+    fn an_attacker_put_back_unrevealed_is_said_and_nothing_recorded() {
+        let (mut referee, state) = start();
+        let held = &attack_views(&state, None)[0];
+        referee.observe(held, Moment { frame: 2, ms: 1000 });
+        referee.observe(held, Moment { frame: 3, ms: 1500 });
+        let back = ideal_view(&expected(&state), &TableLayout::standard(2));
+        let said = referee.observe(&back, Moment { frame: 4, ms: 2000 });
+        let noted = said.iter().any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.contains("7S was slid out as an attacker")));
+        assert!(noted, "{said:?}");
+        assert_eq!(referee.record().len(), 1, "only the deal");
+        // The game goes on from where it was.
+        let shielded = ideal_view(&expected(&played(&state, "Alice shield 9D 1\n")), &TableLayout::standard(2));
+        referee.observe(&shielded, Moment { frame: 5, ms: 2500 });
+        referee.observe(&shielded, Moment { frame: 6, ms: 3000 });
+        assert_eq!(referee.record().len(), 2, "the shield after it");
+    }
+
     #[test]
     fn a_known_modifier_misread_does_not_hide_the_move_that_follows() {
         let (mut referee, state) = start();

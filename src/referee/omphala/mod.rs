@@ -146,6 +146,14 @@ impl OmphalaReferee {
         if self.unexplained_since.take().is_some() && self.complained {
             out.push(RefereeEvent::Restored { at });
         }
+        if let Some(attack) = self.attack_put_back(&next) {
+            let name = self.names.get(attack.attacker).map_or("?", String::as_str);
+            let text = format!(
+                "{name}'s {} was slid out as an attacker and put back with no reveal seen: no attack is recorded",
+                attack.with
+            );
+            out.push(RefereeEvent::Note { text, at });
+        }
         self.complained = false;
         self.reported = false;
         next.sort_by_key(|h| h.inputs.len());
@@ -388,6 +396,20 @@ impl OmphalaReferee {
             return;
         }
         self.check_unexplained(view, at, out);
+    }
+
+    /// The attack some explanations awaited a reveal for, when every explanation of the view
+    /// now is the game without it: the attacker went back to its row unrevealed.
+    fn attack_put_back(&self, next: &[Hypothesis]) -> Option<crate::rules::omphala::state::PendingAttack> {
+        use crate::rules::omphala::state::Pending;
+        let attack = self.hypotheses.iter().find_map(|h| match h.state.pending {
+            Pending::Reveal(attack) => Some(attack),
+            _ => None,
+        })?;
+        let without = self.hypotheses.iter().filter(|h| !matches!(h.state.pending, Pending::Reveal(_)));
+        let longest = without.map(|h| h.inputs.len()).max()?;
+        let put_back = next.iter().all(|n| n.inputs.len() <= longest && !matches!(n.state.pending, Pending::Reveal(_)));
+        put_back.then_some(attack)
     }
 
     /// Whether some explanation has seen the deal. Until the first move tells who plays first,

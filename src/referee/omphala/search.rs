@@ -45,13 +45,23 @@ impl Hypothesis {
         Hypothesis { state, inputs: Vec::new(), lag: Vec::new() }
     }
 
+    /// The table this state calls for. While an attack awaits its target's reveal the attacker
+    /// lies slid out of its row: the game without the attack is another hypothesis.
+    fn table(&self) -> Expected {
+        let table = expected(&self.state);
+        match self.state.pending {
+            Pending::Reveal(attack) => table.with_held_out(attack.attacker, attack.with),
+            _ => table,
+        }
+    }
+
     /// Whether the view is this hypothesis's table (or the table it may still lag at).
     pub fn matches(&self, view: &TableView) -> bool {
         self.distance(view) == 0
     }
 
     pub fn distance(&self, view: &TableView) -> usize {
-        let now = distance(&expected(&self.state), view);
+        let now = distance(&self.table(), view);
         if now == 0 {
             return 0;
         }
@@ -148,10 +158,26 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
     let Some(player) = actor(&node.state) else {
         return out;
     };
+    let mut nudged = false;
     for action in crate::rules::omphala::legal_actions(&node.state) {
-        let Some(child) = step(node, Input::Act { player, action }) else {
+        let Some(mut child) = step(node, Input::Act { player, action }) else {
             continue;
         };
+        // An attack on a face-down card waits for its reveal, the attacker slid out of its row
+        // meanwhile. A card slid out and put back is no attack, so the game as it was stays
+        // open beside (once) until the reveal tells.
+        if let (Action::Attack { with, .. }, Pending::Reveal(_)) = (action, child.state.pending)
+            && observations(&child.state, view, names).is_empty()
+        {
+            let held = expected(&node.state).with_held_out(player, with);
+            if distance(&held, view) == 0 {
+                child.lag = vec![held.clone()];
+                if !nudged {
+                    out.push(Hypothesis { state: node.state.clone(), inputs: node.inputs.clone(), lag: vec![held] });
+                    nudged = true;
+                }
+            }
+        }
         let invisible = matches!(action, Action::EndTurn | Action::Draw)
             || awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names).is_empty());
         if invisible || child.distance(view) < here {
