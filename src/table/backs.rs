@@ -30,6 +30,11 @@ const NOT_TABLE: f64 = 45.0;
 const MM_PER_PX: f64 = 2.0;
 /// Share of a band's pixels that must be no table for a card to lie there.
 const COVERED: f64 = 0.5;
+/// A card's edge: within this many strip columns (6 mm) the base band goes from less than
+/// `EDGE_BARE` covered to more than `EDGE_FULL`.
+const EDGE_COLUMNS: usize = 3;
+const EDGE_BARE: f64 = 0.25;
+const EDGE_FULL: f64 = 0.75;
 /// A pixel is paper when its brightest channel is within this share of the strip's brightest
 /// (95th percentile) and its saturation is below `PAPER_SATURATION`.
 const PAPER_VALUE: f64 = 0.8;
@@ -168,7 +173,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
             i += 1;
         }
         let run = (i - start) as f64 * MM_PER_PX;
-        if run < CARD_MM.0 * 0.6 {
+        if run < CARD_MM.0 * 0.6 || !sharp_edges(&|c| band(c, BASE_BAND), start, i, width) {
             continue;
         }
         let cards = (((run - CARD_MM.0) / step).round().max(0.0) as usize) + 1;
@@ -209,6 +214,20 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
         }
     }
     Ok(out)
+}
+
+/// Whether the run of covered columns `start..end` begins and ends at a card's straight edge:
+/// the base band goes from bare table to covered within `EDGE_COLUMNS` either side of it. A
+/// light's glare or a wood grain's dark streak on the table fades in over many columns.
+fn sharp_edges(covered: &dyn Fn(usize) -> f64, start: usize, end: usize, width: usize) -> bool {
+    let (inner_start, inner_end) = (start + EDGE_COLUMNS, end.saturating_sub(EDGE_COLUMNS + 1));
+    let bare = |c: Option<usize>| c.filter(|&c| c < width).is_none_or(|c| covered(c) < EDGE_BARE);
+    let full = |c: usize| covered(c) > EDGE_FULL;
+    inner_start <= inner_end
+        && bare(start.checked_sub(EDGE_COLUMNS))
+        && bare(Some(end + EDGE_COLUMNS - 1))
+        && full(inner_start)
+        && full(inner_end)
 }
 
 /// The share of `cells` true over the strip columns `span` and the band `(lo, hi)` across the
