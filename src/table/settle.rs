@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 use opencv::core::{self, Mat, Size};
 use opencv::imgproc;
+use opencv::prelude::MatTraitConstManual;
 use serde::Serialize;
 
 use crate::cards::Card;
@@ -109,12 +110,37 @@ impl MotionGate {
         self.previous = Some(grey);
         let mut ycrcb = Mat::default();
         imgproc::cvt_color_def(&small, &mut ycrcb, imgproc::COLOR_BGR2YCrCb)?;
-        let mut skin = Mat::default();
-        // The usual skin cluster in Cr/Cb, over a wide range of brightness.
-        let (low, high) = (core::Scalar::new(40.0, 135.0, 85.0, 0.0), core::Scalar::new(250.0, 175.0, 130.0, 0.0));
-        core::in_range(&ycrcb, &low, &high, &mut skin)?;
-        Ok(Motion { changed, skin: f64::from(core::count_non_zero(&skin)?) / total })
+        Ok(Motion { changed, skin: skin_share(small.data_bytes()?, ycrcb.data_bytes()?) })
     }
+}
+
+/// BGR distance from the table's colour beyond which a pixel is something on the table.
+const UNLIKE_TABLE: i32 = 45;
+
+/// The share of pixels (BGR and the same in YCrCb) in the usual skin cluster of Cr and Cb, over
+/// a wide range of brightness, and unlike the table: farther than `UNLIKE_TABLE` from the median
+/// colour, the table's, since it fills most of the picture. A wooden table is skin-coloured all
+/// over, and its share of skin follows the light.
+fn skin_share(bgr: &[u8], ycrcb: &[u8]) -> f64 {
+    let pixels = bgr.len() / 3;
+    let mut histograms = [[0u32; 256]; 3];
+    for px in bgr.chunks_exact(3) {
+        for (c, histogram) in histograms.iter_mut().enumerate() {
+            histogram[usize::from(px[c])] += 1;
+        }
+    }
+    let median = |histogram: &[u32; 256]| {
+        let mut seen = 0;
+        histogram.iter().position(|&n| {
+            seen += n;
+            seen as usize * 2 > pixels
+        })
+    };
+    let table = histograms.each_ref().map(|h| median(h).unwrap_or(0) as i32);
+    let skin = |p: &[u8]| (40..=250).contains(&p[0]) && (135..=175).contains(&p[1]) && (85..=130).contains(&p[2]);
+    let unlike = |p: &[u8]| (0..3).map(|c| (i32::from(p[c]) - table[c]).pow(2)).sum::<i32>() > UNLIKE_TABLE * UNLIKE_TABLE;
+    let count = bgr.chunks_exact(3).zip(ycrcb.chunks_exact(3)).filter(|(b, y)| skin(y) && unlike(b)).count();
+    count as f64 / pixels.max(1) as f64
 }
 
 /// Which row of a seat.
@@ -641,6 +667,33 @@ impl Settler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 1280×720 table of colour `table` (BGR) with darker streaks across it, as wood grain,
+    /// and a hand-coloured block over `hand` of its width and height.
+    fn table_frame(table: [f64; 3], hand: f64) -> Mat {
+        let scalar = |c: [f64; 3]| core::Scalar::new(c[0], c[1], c[2], 0.0);
+        let mut frame = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, scalar(table)).unwrap();
+        let streak = table.map(|v| v * 0.8);
+        for y in (0..720).step_by(24) {
+            let band = core::Rect::new(0, y, 1280, 6);
+            imgproc::rectangle(&mut frame, band, scalar(streak), -1, imgproc::LINE_8, 0).unwrap();
+        }
+        let (w, h) = ((1280.0 * hand) as i32, (720.0 * hand) as i32);
+        imgproc::rectangle(&mut frame, core::Rect::new(100, 100, w, h), scalar([150.0, 175.0, 225.0]), -1, imgproc::LINE_8, 0)
+            .unwrap();
+        frame
+    }
+
+    #[test]
+    fn skin_counts_only_what_is_unlike_the_table() {
+        let skin = |table, hand| MotionGate::new().measure(&table_frame(table, hand)).unwrap().skin;
+        let (wood, cloth) = ([50.0, 95.0, 170.0], [60.0, 90.0, 40.0]);
+        assert!(skin(wood, 0.0) < 0.005, "a wooden table is no hand: {}", skin(wood, 0.0));
+        for table in [wood, cloth] {
+            let share = skin(table, 0.3);
+            assert!((share - 0.09).abs() < 0.01, "a hand over 9 % of the picture: {share}");
+        }
+    }
 
     fn card(code: &str) -> Card {
         code.parse().unwrap()
