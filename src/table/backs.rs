@@ -336,6 +336,21 @@ mod tests {
     }
 
     #[test]
+    fn a_covered_run_is_a_card_only_between_sharp_edges() {
+        // Per strip column, the base band's covered share: a card 32 columns wide, and a glare
+        // rising and falling over 20 columns each side.
+        let card: Vec<f64> = (0..60).map(|c| if (14..46).contains(&c) { 1.0 } else { 0.02 }).collect();
+        let glare: Vec<f64> = (0..80).map(|c| (1.0 - (c as f64 - 40.0).abs() / 20.0).clamp(0.0, 1.0)).collect();
+        let run = |share: &[f64]| {
+            let start = share.iter().position(|&v| v > COVERED).unwrap();
+            let end = start + share[start..].iter().take_while(|&&v| v > COVERED).count();
+            sharp_edges(&|c| share[c], start, end, share.len())
+        };
+        assert!(run(&card));
+        assert!(!run(&glare));
+    }
+
+    #[test]
     fn an_unread_face_over_a_back_gives_way_unless_its_colours_are_a_face_s() {
         let mut seen = vec![sighting(Face::Up, None, 0.0, CARD_MM.0)];
         add_missed_backs(&mut seen, vec![back(0.0, false)]);
