@@ -6,7 +6,8 @@
 use opencv::core::Mat;
 
 use super::{
-    Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame, place_in_image,
+    CardView, Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame,
+    place_in_image,
 };
 use crate::render::PlacedCard;
 use crate::vision::cards::{CardDetection, CardDetector};
@@ -130,17 +131,22 @@ impl TableWatch {
     }
 }
 
-/// Face-up row cards the frame's reading left unread, read again by their corners where the
-/// layout says each lies: two cards dealt touching make one outline that reads as neither card,
-/// but the row tells where each of them is and how it is turned.
+/// Face-up row cards the frame's reading left unread, and the bases of Front Row stacks, read
+/// again by their corners where the layout says each lies: two cards dealt touching make one
+/// outline that reads as neither card, and a stack is no card-shaped outline, but the row tells
+/// where each card is and how it is turned.
 fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layout: &TableLayout) -> opencv::Result<()> {
     let Some(to_image) = layout.image_to_table().inverse() else { return Ok(()) };
     let mut unread = Vec::new();
     for (s, (seat, zones)) in view.seats.iter().zip(&layout.seats).enumerate() {
         for (front, entities, row) in [(false, &seat.back, zones.back), (true, &seat.front, zones.front)] {
             for (e, entity) in entities.iter().enumerate() {
+                // A target turned up under its shield shows only its far end, the index there:
+                // the stack reads as two backs unless that corner is read.
+                let under_shield = front && entity.base.face == Face::Down && entity.modifier.is_some();
                 for (modifier, card) in [(false, Some(&entity.base)), (true, entity.modifier.as_ref())] {
-                    let Some(card) = card.filter(|c| c.face == Face::Up && c.card.is_none()) else { continue };
+                    let unread_face = |c: &&CardView| c.face == Face::Up && c.card.is_none();
+                    let Some(card) = card.filter(|c| unread_face(c) || (under_shield && !modifier)) else { continue };
                     let placed = PlacedCard { card: ANY_CARD, face_up: true, centre: card.centre, angle: row.angle };
                     let quad = placed.corners_mm().map(|p| to_image.apply(p)).map(|p| [p.x as f32, p.y as f32]);
                     unread.push(((s, front, e, modifier), quad));
@@ -154,6 +160,14 @@ fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layou
         let entity = &mut if *front { &mut seat.front } else { &mut seat.back }[*e];
         let card = if *modifier { entity.modifier.as_mut() } else { Some(&mut entity.base) };
         if let Some(card) = card {
+            if card.face == Face::Down {
+                // Read only where a face shows: a back's corner left as it was.
+                if read.is_some() {
+                    card.face = Face::Up;
+                    card.card = read;
+                }
+                continue;
+            }
             card.card = read;
         }
     }
