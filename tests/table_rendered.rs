@@ -206,6 +206,45 @@ fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A failed attack on a shielded card (seed 6144): the target is turned up under its shield,
+/// which shows only the target's far end, and the stack makes no card-shaped outline. The row
+/// says where the base lies; its corner is read there, and the attack is ruled.
+#[test]
+fn a_target_turned_up_under_its_shield_is_read_where_the_row_says_it_lies() {
+    let dir = std::env::temp_dir().join(format!("under-shield-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.txt");
+    std::fs::write(
+        &record,
+        "options ace=1 failed-attacker=stays tie-break=battle-when-equal-entities\n\
+         seat Alice front ? ? back JD 9D 7H 6H 7D\nseat Bob front ? ? back QH 10H KS 7S 3S\nfirst Alice\n\
+         Alice shield 9D 2\nAlice shield 7D 1\nAlice end\nAlice drew 10D\nBob drew JS\n\
+         Bob attack JS Alice 1\nAlice revealed 1 QC\nBob draw\nBob drew 5S\n",
+    )
+    .unwrap();
+    let run = |command: &mut std::process::Command| {
+        let out = command.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    let card_referee = || std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"));
+    let (video, layout, inferred) = (dir.join("game.avi"), dir.join("game.layout.toml"), dir.join("inferred.txt"));
+    run(card_referee()
+        .args(["render", "game"])
+        .arg(&record)
+        .args(["--seed", "6144", "--fps", "10", "--out"])
+        .arg(&video));
+    run(card_referee()
+        .args(["referee", "omphala", "--source"])
+        .arg(format!("file:{}", video.display()))
+        .arg("--layout")
+        .arg(&layout)
+        .args(["--names", "Alice,Bob", "--record"])
+        .arg(&inferred));
+    let got = std::fs::read_to_string(&inferred).unwrap();
+    assert!(got.contains("Bob attack JS Alice 1\nAlice revealed 1 QC"), "the attack was not seen:\n{got}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// How often a whole dealt table is placed exactly right from one frame, over 20 seeds.
 #[test]
 #[ignore = "a measurement: about a minute; run with --ignored --nocapture"]
