@@ -379,12 +379,19 @@ mod by_hand {
             _ => None,
         });
         assert_eq!(illegal.as_deref(), Some("heart-on-diamond: Bob enhance 8H 4D"), "{said:?}");
-        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.starts_with("waiting for the deal"))));
+        assert!(
+            !said
+                .iter()
+                .any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.starts_with("waiting for the deal")))
+        );
     }
 
     /// The views of Alice's 7S slid out to attack Bob's first Front Row card: held out, then
     /// (if `revealed`) with the target turned up showing it.
-    fn attack_views(state: &card_referee::rules::omphala::GameState, revealed: Option<&str>) -> Vec<card_referee::table::TableView> {
+    fn attack_views(
+        state: &card_referee::rules::omphala::GameState,
+        revealed: Option<&str>,
+    ) -> Vec<card_referee::table::TableView> {
         let layout = TableLayout::standard(2);
         let held = expected(state).with_held_out(0, "7S".parse().unwrap());
         let mut views = vec![ideal_view(&held, &layout)];
@@ -406,7 +413,10 @@ mod by_hand {
                 ms += 1000;
             }
         }
-        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. } | RefereeEvent::Illegal { .. })), "{said:?}");
+        assert!(
+            !said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. } | RefereeEvent::Illegal { .. })),
+            "{said:?}"
+        );
         let record: Vec<String> = referee.record()[1..]
             .iter()
             .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
@@ -422,7 +432,9 @@ mod by_hand {
         referee.observe(held, Moment { frame: 3, ms: 1500 });
         let back = ideal_view(&expected(&state), &TableLayout::standard(2));
         let said = referee.observe(&back, Moment { frame: 4, ms: 2000 });
-        let noted = said.iter().any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.contains("7S was slid out as an attacker")));
+        let noted = said
+            .iter()
+            .any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.contains("7S was slid out as an attacker")));
         assert!(noted, "{said:?}");
         assert_eq!(referee.record().len(), 1, "only the deal");
         // The game goes on from where it was.
@@ -449,7 +461,10 @@ mod by_hand {
         assert_eq!(referee.record().len(), 3, "the shield is committed through the misread");
         // A 5H seen elsewhere too makes the 5D on the 2C another card.
         let mut moved = view.clone();
-        moved.loose.push(card_referee::table::CardView::up("5H".parse().unwrap(), card_referee::render::geometry::Pt::new(0.0, 0.0)));
+        moved.loose.push(card_referee::table::CardView::up(
+            "5H".parse().unwrap(),
+            card_referee::render::geometry::Pt::new(0.0, 0.0),
+        ));
         let after = expected(&played(&state, "Alice enhance 5H 2C\nAlice shield 9D 1\n"));
         assert_eq!(card_referee::referee::omphala::expect::distance(&after, &view), 0);
         assert!(card_referee::referee::omphala::expect::distance(&after, &moved) > 0, "a card in two places");

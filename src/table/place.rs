@@ -195,7 +195,9 @@ fn spot(s: &Sighting, layout: &TableLayout) -> Spot {
         // An index read without its card's outline lies near a corner of the card, up to
         // `INDEX_REACH_MM` from its centre: on a pile of askew cards the outline is often lost
         // and only the top card's index (or one of the cards below it) is read.
-        None if s.outline.is_none() && s.centre.distance(layout.discard.centre) <= layout.discard.radius + INDEX_REACH_MM => {
+        None if s.outline.is_none()
+            && s.centre.distance(layout.discard.centre) <= layout.discard.radius + INDEX_REACH_MM =>
+        {
             Spot::Discard
         }
         None => Spot::Loose,

@@ -138,7 +138,8 @@ fn skin_share(bgr: &[u8], ycrcb: &[u8]) -> f64 {
     };
     let table = histograms.each_ref().map(|h| median(h).unwrap_or(0) as i32);
     let skin = |p: &[u8]| (40..=250).contains(&p[0]) && (135..=175).contains(&p[1]) && (85..=130).contains(&p[2]);
-    let unlike = |p: &[u8]| (0..3).map(|c| (i32::from(p[c]) - table[c]).pow(2)).sum::<i32>() > UNLIKE_TABLE * UNLIKE_TABLE;
+    let unlike =
+        |p: &[u8]| (0..3).map(|c| (i32::from(p[c]) - table[c]).pow(2)).sum::<i32>() > UNLIKE_TABLE * UNLIKE_TABLE;
     let count = bgr.chunks_exact(3).zip(ycrcb.chunks_exact(3)).filter(|(b, y)| skin(y) && unlike(b)).count();
     count as f64 / pixels.max(1) as f64
 }
@@ -679,8 +680,15 @@ mod tests {
             imgproc::rectangle(&mut frame, band, scalar(streak), -1, imgproc::LINE_8, 0).unwrap();
         }
         let (w, h) = ((1280.0 * hand) as i32, (720.0 * hand) as i32);
-        imgproc::rectangle(&mut frame, core::Rect::new(100, 100, w, h), scalar([150.0, 175.0, 225.0]), -1, imgproc::LINE_8, 0)
-            .unwrap();
+        imgproc::rectangle(
+            &mut frame,
+            core::Rect::new(100, 100, w, h),
+            scalar([150.0, 175.0, 225.0]),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
         frame
     }
 
