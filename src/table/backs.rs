@@ -216,18 +216,18 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
     Ok(out)
 }
 
-/// Whether the run of covered columns `start..end` begins and ends at a card's straight edge:
+/// Whether the run of covered columns `start..end` begins or ends at a card's straight edge:
 /// the base band goes from bare table to covered within `EDGE_COLUMNS` either side of it. A
-/// light's glare or a wood grain's dark streak on the table fades in over many columns.
+/// light's glare on the table fades in and out over many columns.
 fn sharp_edges(covered: &dyn Fn(usize) -> f64, start: usize, end: usize, width: usize) -> bool {
     let (inner_start, inner_end) = (start + EDGE_COLUMNS, end.saturating_sub(EDGE_COLUMNS + 1));
-    let bare = |c: Option<usize>| c.filter(|&c| c < width).is_none_or(|c| covered(c) < EDGE_BARE);
+    // Past the strip's ends nothing tells: no edge there.
+    let bare = |c: Option<usize>| c.filter(|&c| c < width).is_some_and(|c| covered(c) < EDGE_BARE);
     let full = |c: usize| covered(c) > EDGE_FULL;
+    // One straight edge is enough: a hand beside a card (counted as covered) blurs the other.
     inner_start <= inner_end
-        && bare(start.checked_sub(EDGE_COLUMNS))
-        && bare(Some(end + EDGE_COLUMNS - 1))
-        && full(inner_start)
-        && full(inner_end)
+        && ((bare(start.checked_sub(EDGE_COLUMNS)) && full(inner_start))
+            || (bare(Some(end + EDGE_COLUMNS - 1)) && full(inner_end)))
 }
 
 /// The share of `cells` true over the strip columns `span` and the band `(lo, hi)` across the
@@ -348,6 +348,10 @@ mod tests {
         };
         assert!(run(&card));
         assert!(!run(&glare));
+        // A hand beside the card, covering the table up to it and fading out.
+        let handed: Vec<f64> =
+            (0..80).map(|c| if c < 46 { card[c] } else { (1.0 - (c as f64 - 46.0) / 20.0).max(0.02) }).collect();
+        assert!(run(&handed));
     }
 
     #[test]
