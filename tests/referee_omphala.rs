@@ -293,6 +293,14 @@ mod by_hand {
             .collect()
     }
 
+    /// The illegal move among `said`, as "rule: move".
+    fn illegal_said(said: &[RefereeEvent]) -> Option<String> {
+        said.iter().find_map(|e| match e {
+            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
+            _ => None,
+        })
+    }
+
     #[test]
     fn an_undone_commit_is_withdrawn_and_the_table_explained_again() {
         let (mut referee, state) = start();
@@ -374,10 +382,7 @@ mod by_hand {
         let view = ideal_view(&expected(&moved), &layout);
         referee.observe(&view, Moment { frame: 2, ms: 1000 });
         let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
-        let illegal = said.iter().find_map(|e| match e {
-            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
-            _ => None,
-        });
+        let illegal = illegal_said(&said);
         assert_eq!(illegal.as_deref(), Some("heart-on-diamond: Bob enhance 8H 4D"), "{said:?}");
         assert!(
             !said
@@ -480,10 +485,7 @@ mod by_hand {
         let view = ideal_view(&expected(&moved), &TableLayout::standard(2));
         referee.observe(&view, Moment { frame: 2, ms: 1000 });
         let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
-        let rule = said.iter().find_map(|e| match e {
-            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
-            _ => None,
-        });
+        let rule = illegal_said(&said);
         assert_eq!(rule.as_deref(), Some("shield-own-front-row: Alice shield 9D Bob 1"), "{said:?}");
     }
 
@@ -512,10 +514,7 @@ mod by_hand {
         let view = ideal_view(&expected(&moved), &layout);
         referee.observe(&view, Moment { frame: 20, ms: 9000 });
         let said = referee.observe(&view, Moment { frame: 21, ms: 10000 });
-        let illegal = said.iter().find_map(|e| match e {
-            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
-            _ => None,
-        });
+        let illegal = illegal_said(&said);
         assert_eq!(illegal.as_deref(), Some("attacker-not-black: Bob attack 4D Alice 1"), "{said:?}");
         assert_eq!(referee.record().len(), 5, "nothing committed");
     }
@@ -716,10 +715,7 @@ mod by_hand {
         view.seats[0].front[0].modifier.as_mut().unwrap().face = card_referee::table::Face::Up;
         referee.observe(&view, Moment { frame: 2, ms: 1000 });
         let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
-        let rule = said.iter().find_map(|e| match e {
-            RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
-            _ => None,
-        });
+        let rule = illegal_said(&said);
         assert_eq!(rule.as_deref(), Some("shield-not-diamond: Alice shield 5H 1"), "{said:?}");
     }
 }

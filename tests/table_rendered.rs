@@ -168,20 +168,13 @@ fn a_dealt_table_is_placed_in_its_rows() {
     assert!(positions_match(&view, &d.truth, 12.0), "{view:?}");
 }
 
-/// A deal the renderer lays with two of Alice's Back Row cards touching, blurred a little (seed
-/// 6144): the reader finds one outline there and reads neither card. The row says where each
-/// lies, and each is read by its own corners, so the deal is seen and the game goes on.
-#[test]
-fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
-    let dir = std::env::temp_dir().join(format!("touching-{}", std::process::id()));
+/// Renders the game `record` with the renderer's seed 6144 at 10 fps, referees the video with
+/// its layout, and returns the inferred record.
+fn render_and_referee(name: &str, record: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join("game.txt");
-    std::fs::write(
-        &record,
-        "seat Alice front ? ? back 7C 7D AC 9S 9C\nseat Bob front ? ? back 2C 8H 2H 6D QH\nfirst Alice\n\
-         Alice end\nAlice drew 8S\nBob drew 4S\n",
-    )
-    .unwrap();
+    let script = dir.join("game.txt");
+    std::fs::write(&script, record).unwrap();
     let run = |command: &mut std::process::Command| {
         let out = command.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -190,7 +183,7 @@ fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
     let (video, layout, inferred) = (dir.join("game.avi"), dir.join("game.layout.toml"), dir.join("inferred.txt"));
     run(card_referee()
         .args(["render", "game"])
-        .arg(&record)
+        .arg(&script)
         .args(["--seed", "6144", "--fps", "10", "--out"])
         .arg(&video));
     run(card_referee()
@@ -201,9 +194,22 @@ fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
         .args(["--names", "Alice,Bob", "--record"])
         .arg(&inferred));
     let got = std::fs::read_to_string(&inferred).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    got
+}
+
+/// A deal the renderer lays with two of Alice's Back Row cards touching, blurred a little (seed
+/// 6144): the reader finds one outline there and reads neither card. The row says where each
+/// lies, and each is read by its own corners, so the deal is seen and the game goes on.
+#[test]
+fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
+    let got = render_and_referee(
+        "touching",
+        "seat Alice front ? ? back 7C 7D AC 9S 9C\nseat Bob front ? ? back 2C 8H 2H 6D QH\nfirst Alice\n\
+         Alice end\nAlice drew 8S\nBob drew 4S\n",
+    );
     assert!(got.contains("seat Alice front ? ? back 7C 7D AC 9S 9C"), "the deal was not seen:\n{got}");
     assert!(got.contains("Bob drew 4S"), "the game did not go on:\n{got}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A failed attack on a shielded card (seed 6144): the target is turned up under its shield,
@@ -211,38 +217,14 @@ fn back_row_cards_dealt_touching_are_each_read_where_the_row_says_they_lie() {
 /// says where the base lies; its corner is read there, and the attack is ruled.
 #[test]
 fn a_target_turned_up_under_its_shield_is_read_where_the_row_says_it_lies() {
-    let dir = std::env::temp_dir().join(format!("under-shield-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let record = dir.join("game.txt");
-    std::fs::write(
-        &record,
+    let got = render_and_referee(
+        "under-shield",
         "options ace=1 failed-attacker=stays tie-break=battle-when-equal-entities\n\
          seat Alice front ? ? back JD 9D 7H 6H 7D\nseat Bob front ? ? back QH 10H KS 7S 3S\nfirst Alice\n\
          Alice shield 9D 2\nAlice shield 7D 1\nAlice end\nAlice drew 10D\nBob drew JS\n\
          Bob attack JS Alice 1\nAlice revealed 1 QC\nBob draw\nBob drew 5S\n",
-    )
-    .unwrap();
-    let run = |command: &mut std::process::Command| {
-        let out = command.output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    };
-    let card_referee = || std::process::Command::new(env!("CARGO_BIN_EXE_card-referee"));
-    let (video, layout, inferred) = (dir.join("game.avi"), dir.join("game.layout.toml"), dir.join("inferred.txt"));
-    run(card_referee()
-        .args(["render", "game"])
-        .arg(&record)
-        .args(["--seed", "6144", "--fps", "10", "--out"])
-        .arg(&video));
-    run(card_referee()
-        .args(["referee", "omphala", "--source"])
-        .arg(format!("file:{}", video.display()))
-        .arg("--layout")
-        .arg(&layout)
-        .args(["--names", "Alice,Bob", "--record"])
-        .arg(&inferred));
-    let got = std::fs::read_to_string(&inferred).unwrap();
+    );
     assert!(got.contains("Bob attack JS Alice 1\nAlice revealed 1 QC"), "the attack was not seen:\n{got}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// How often a whole dealt table is placed exactly right from one frame, over 20 seeds.
