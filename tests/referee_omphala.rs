@@ -429,24 +429,51 @@ mod by_hand {
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
-    #[test]
-    fn an_attacker_put_back_unrevealed_is_said_and_nothing_recorded() {
-        let (mut referee, state) = start();
-        let held = &attack_views(&state, None)[0];
+    /// Alice's 7S slid out as an attacker, then put back with no reveal read: the question.
+    fn put_back(referee: &mut OmphalaReferee, state: &card_referee::rules::omphala::GameState) -> Vec<String> {
+        let held = &attack_views(state, None)[0];
         referee.observe(held, Moment { frame: 2, ms: 1000 });
         referee.observe(held, Moment { frame: 3, ms: 1500 });
-        let back = ideal_view(&expected(&state), &TableLayout::standard(2));
+        let back = ideal_view(&expected(state), &TableLayout::standard(2));
         let said = referee.observe(&back, Moment { frame: 4, ms: 2000 });
-        let noted = said
-            .iter()
-            .any(|e| matches!(e, RefereeEvent::Note { text, .. } if text.contains("7S was slid out as an attacker")));
-        assert!(noted, "{said:?}");
+        said.iter()
+            .find_map(|e| match e {
+                RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no question: {said:?}"))
+    }
+
+    #[test]
+    fn an_attacker_put_back_unrevealed_is_asked_about_and_no_attack_records_nothing() {
+        let (mut referee, state) = start();
+        let candidates = put_back(&mut referee, &state);
+        assert_eq!(
+            candidates,
+            ["Alice attack 7S Bob 1 / Bob revealed 1 ?", "Alice attack 7S Bob 2 / Bob revealed 2 ?", "no attack"]
+        );
+        referee.answer("no attack", Moment { frame: 4, ms: 2000 });
         assert_eq!(referee.record().len(), 1, "only the deal");
         // The game goes on from where it was.
         let shielded = ideal_view(&expected(&played(&state, "Alice shield 9D 1\n")), &TableLayout::standard(2));
         referee.observe(&shielded, Moment { frame: 5, ms: 2500 });
         referee.observe(&shielded, Moment { frame: 6, ms: 3000 });
         assert_eq!(referee.record().len(), 2, "the shield after it");
+    }
+
+    #[test]
+    fn an_attacker_put_back_after_an_unseen_reveal_records_the_failed_attack_the_operator_names() {
+        let (mut referee, state) = start();
+        put_back(&mut referee, &state);
+        // A card that would have lost to the 7S is refused: the target would be gone.
+        let said = referee.answer("Alice attack 7S Bob 1 / Bob revealed 1 3D", Moment { frame: 4, ms: 2000 });
+        assert!(matches!(&said[..], [RefereeEvent::Note { text, .. }] if text.starts_with("not taken")), "{said:?}");
+        referee.answer("Alice attack 7S Bob 1 / Bob revealed 1 JD", Moment { frame: 4, ms: 2000 });
+        let record: Vec<String> = referee.record()[1..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use egui::{Color32, RichText};
 use super::command::UiCommand;
 use super::said;
 use crate::live::Snapshot;
+use crate::referee::omphala::put_back::CARD_TO_NAME;
 use crate::rules::omphala::replay::{entity_text, progress_line, standings_lines};
 use crate::rules::omphala::{Entity, GameState, Phase, RuleOptions, TieBreakState};
 
@@ -23,9 +24,7 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
         ui.separator();
         ui.label(RichText::new("confirm: which move was played?").color(said::ASK).strong());
         for candidate in question {
-            if ui.button(candidate).clicked() {
-                commands.push(UiCommand::Answer(candidate.clone()));
-            }
+            commands.extend(candidate_line(ui, candidate, typed_card));
         }
     }
     ui.separator();
@@ -66,6 +65,23 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
         }
     });
     commands
+}
+
+/// One candidate of the question: a button, or for a failed attack whose target's card the
+/// camera never read, a field to type it and a button that answers with it.
+fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -> Option<UiCommand> {
+    let Some(stem) = candidate.strip_suffix(CARD_TO_NAME) else {
+        return ui.button(candidate).clicked().then(|| UiCommand::Answer(candidate.to_string()));
+    };
+    ui.horizontal(|ui| {
+        ui.label(stem);
+        ui.add(egui::TextEdit::singleline(typed_card).hint_text("card, e.g. QS").desired_width(60.0));
+        let card = typed_card.trim().to_string();
+        let typed = !card.is_empty();
+        let clicked = ui.add_enabled(typed, egui::Button::new("that card")).clicked();
+        clicked.then(|| UiCommand::Answer(format!("{stem}{card}")))
+    })
+    .inner
 }
 
 fn seats(ui: &mut egui::Ui, state: &GameState, names: &[String]) {

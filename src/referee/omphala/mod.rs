@@ -10,6 +10,7 @@ pub mod events;
 pub mod expect;
 pub mod illegal;
 pub mod oracle;
+pub mod put_back;
 pub mod script;
 pub mod search;
 
@@ -18,6 +19,7 @@ use crate::rules::omphala::{GameState, Input, Observation, RuleOptions, apply};
 use crate::table::TableView;
 pub use events::{Moment, RefereeEvent};
 use expect::{conflicts, expected};
+use put_back::{NO_ATTACK, PutBack};
 use search::{Hypothesis, explain};
 
 /// Most hypotheses kept at once; the ones with the longest unconfirmed chains go first.
@@ -66,6 +68,9 @@ pub struct OmphalaReferee {
     /// The illegal move last reported: a table still showing it, read a little differently, is
     /// not the same move made again.
     last_illegal: Option<String>,
+    /// Attacks that may have failed unseen (the attacker put back with no reveal read), put to
+    /// the operator: nothing is committed until they answer.
+    put_back: Option<Vec<PutBack>>,
 }
 
 impl OmphalaReferee {
@@ -85,6 +90,7 @@ impl OmphalaReferee {
             searched_far: false,
             complained: false,
             last_illegal: None,
+            put_back: None,
         }
     }
 
@@ -146,13 +152,12 @@ impl OmphalaReferee {
         if self.unexplained_since.take().is_some() && self.complained {
             out.push(RefereeEvent::Restored { at });
         }
-        if let Some(attack) = self.attack_put_back(&next) {
-            let name = self.names.get(attack.attacker).map_or("?", String::as_str);
-            let text = format!(
-                "{name}'s {} was slid out as an attacker and put back with no reveal seen: no attack is recorded",
-                attack.with
-            );
-            out.push(RefereeEvent::Note { text, at });
+        let put_back = self.attacks_put_back(&next);
+        if !put_back.is_empty() && self.put_back.is_none() {
+            let mut candidates: Vec<String> = put_back.iter().map(|p| p.candidate(&self.names)).collect();
+            candidates.push(NO_ATTACK.to_string());
+            out.push(RefereeEvent::Confirm { candidates, at });
+            self.put_back = Some(put_back);
         }
         self.complained = false;
         self.reported = false;
@@ -209,7 +214,7 @@ impl OmphalaReferee {
             .enumerate()
             .any(|(i, a)| self.hypotheses[i + 1..].iter().any(|b| a.state == b.state));
         let due = self.undecided_changes >= self.config.confirm_after_changes || ended || same_game;
-        if self.hypotheses.len() > 1 && due && self.asked.is_none() {
+        if self.hypotheses.len() > 1 && due && self.asked.is_none() && self.put_back.is_none() {
             self.ask(at, out);
         }
     }
@@ -229,6 +234,9 @@ impl OmphalaReferee {
 
     /// The operator's answer to a `confirm`: the record line of the input they chose.
     pub fn answer(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        if let Some(attacks) = self.put_back.take() {
+            return self.answer_put_back(attacks, line, at);
+        }
         let mut out = Vec::new();
         let Some(asked) = self.asked.take() else {
             return out;
@@ -271,7 +279,7 @@ impl OmphalaReferee {
     /// the engine and committed like a seen one. Refused while explanations disagree.
     pub fn observe_by_hand(&mut self, observation: Observation, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
-        if self.hypotheses.len() > 1 {
+        if self.hypotheses.len() > 1 || self.put_back.is_some() {
             let text = "answer the open question first: the game is not settled".to_string();
             out.push(RefereeEvent::Note { text, at });
             return out;
@@ -303,7 +311,7 @@ impl OmphalaReferee {
 
     fn commit_agreed(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
         let n = self.common_len(&self.hypotheses);
-        if n == 0 {
+        if n == 0 || self.put_back.is_some() {
             return;
         }
         let agreed: Vec<Input> = self.hypotheses[0].inputs[..n].to_vec();
@@ -398,18 +406,53 @@ impl OmphalaReferee {
         self.check_unexplained(view, at, out);
     }
 
-    /// The attack some explanations awaited a reveal for, when every explanation of the view
-    /// now is the game without it: the attacker went back to its row unrevealed.
-    fn attack_put_back(&self, next: &[Hypothesis]) -> Option<crate::rules::omphala::state::PendingAttack> {
+    /// The attacks some explanations awaited a reveal for, when every explanation of the view
+    /// now is the game without them: the attacker went back to its row with no reveal read.
+    fn attacks_put_back(&self, next: &[Hypothesis]) -> Vec<PutBack> {
         use crate::rules::omphala::state::Pending;
-        let attack = self.hypotheses.iter().find_map(|h| match h.state.pending {
-            Pending::Reveal(attack) => Some(attack),
-            _ => None,
-        })?;
+        let mut attacks: Vec<PutBack> = Vec::new();
+        for found in self.hypotheses.iter().filter_map(PutBack::of) {
+            if !attacks.contains(&found) {
+                attacks.push(found);
+            }
+        }
         let without = self.hypotheses.iter().filter(|h| !matches!(h.state.pending, Pending::Reveal(_)));
-        let longest = without.map(|h| h.inputs.len()).max()?;
+        let Some(longest) = without.map(|h| h.inputs.len()).max() else { return Vec::new() };
         let put_back = next.iter().all(|n| n.inputs.len() <= longest && !matches!(n.state.pending, Pending::Reveal(_)));
-        put_back.then_some(attack)
+        if put_back { attacks } else { Vec::new() }
+    }
+
+    /// The operator's answer to whether an attacker put back had attacked: no attack, or the
+    /// attack with the card its target showed.
+    fn answer_put_back(&mut self, attacks: Vec<PutBack>, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let view = self.last_view.clone().unwrap_or_default();
+        if line.trim() == NO_ATTACK {
+            self.commit_agreed(&view, at, &mut out);
+            self.ask_if_due(at, &mut out);
+            return out;
+        }
+        let found = attacks.iter().find_map(|a| a.card_in(&self.names, line).map(|card| (a, card)));
+        let refusal = match found {
+            None => format!("'{}' is none of the candidates", line.trim()),
+            Some((_, Err(e))) => e,
+            Some((attack, Ok(card))) => match attack.replay(&self.committed, &self.hypotheses, card) {
+                Err(e) => format!("not taken: {e}"),
+                Ok(next) if !next.iter().any(|h| h.matches(&view)) => {
+                    format!("not taken: the table does not show a failed attack on {card}")
+                }
+                Ok(next) => {
+                    self.hypotheses = next;
+                    self.undecided_changes = 0;
+                    self.commit_agreed(&view, at, &mut out);
+                    self.ask_if_due(at, &mut out);
+                    return out;
+                }
+            },
+        };
+        out.push(RefereeEvent::Note { text: refusal, at });
+        self.put_back = Some(attacks);
+        out
     }
 
     /// Whether some explanation has seen the deal. Until the first move tells who plays first,

@@ -2,6 +2,8 @@
 //! evaluating the referee on rendered games, whose script is known; a real table's operator
 //! answers through `--answers` or the window.
 
+use super::put_back::{CARD_TO_NAME, NO_ATTACK};
+
 /// How far past the committed lines an answer may lie in the record: passes with an empty deck
 /// leave no trace, so the committed record may lack a few of the record's lines.
 const LOOKAHEAD: usize = 8;
@@ -30,19 +32,24 @@ impl Oracle {
     }
 
     /// The candidate (record lines joined by " / ") the record goes on with after the committed
-    /// lines; none when the record does not say.
+    /// lines, a card left to name filled in from the record; none when the record does not
+    /// say. An attacker put back that the record has no attack for made no attack.
     pub fn answer(&self, committed: &[String], candidates: &[String]) -> Option<String> {
         let from = self.position_after(committed);
         (from..(from + LOOKAHEAD).min(self.lines.len()))
-            .find_map(|start| {
-                candidates.iter().find(|c| {
-                    let parts: Vec<&str> = c.split(" / ").collect();
-                    self.lines
-                        .get(start..start + parts.len())
-                        .is_some_and(|l| l.iter().zip(&parts).all(|(a, b)| a == b))
-                })
-            })
-            .cloned()
+            .find_map(|start| candidates.iter().find_map(|c| self.filled(start, c)))
+            .or_else(|| candidates.iter().find(|c| *c == NO_ATTACK).cloned())
+    }
+
+    /// `candidate` as the record's lines from `start`, when they are its lines.
+    fn filled(&self, start: usize, candidate: &str) -> Option<String> {
+        let parts: Vec<&str> = candidate.split(" / ").collect();
+        let lines = self.lines.get(start..start + parts.len())?;
+        let fits = |line: &String, part: &&str| match part.strip_suffix(CARD_TO_NAME) {
+            Some(stem) => line.strip_prefix(stem).is_some_and(|card| !card.is_empty() && !card.contains(' ')),
+            None => line == part,
+        };
+        lines.iter().zip(&parts).all(|(line, part)| fits(line, part)).then(|| lines.join(" / "))
     }
 
     /// Where the committed lines end in the record: each matched in order, skipping the record's
@@ -83,6 +90,18 @@ mod tests {
         let committed = lines(&["seat Alice 1 2", "first Alice", "Alice drew 4C"]);
         let candidates = lines(&["Alice revealed 1 3H", "Bob attack 9S Alice 1"]);
         assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("Bob attack 9S Alice 1"));
+    }
+
+    #[test]
+    fn the_card_left_to_name_is_the_record_s() {
+        let oracle = Oracle::from_record(RECORD);
+        let committed = lines(&["seat Alice 1 2", "first Alice", "Alice end", "Alice drew 4C"]);
+        let candidates = lines(&["Bob attack 9S Alice 1 / Alice revealed 1 ?", "no attack"]);
+        let answer = oracle.answer(&committed, &candidates);
+        assert_eq!(answer.as_deref(), Some("Bob attack 9S Alice 1 / Alice revealed 1 3H"));
+        // An attack the record does not hold was not made.
+        let candidates = lines(&["Bob attack 9S Alice 2 / Alice revealed 2 ?", "no attack"]);
+        assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("no attack"));
     }
 
     #[test]
