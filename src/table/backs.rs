@@ -14,7 +14,7 @@ use crate::render::geometry::{Homography, Pt, quad_contains};
 use crate::render::scene::CARD_MM;
 
 use super::layout::{ROW_SLOTS, Row, TableLayout};
-use super::place::{MODIFIER_MM, Sighting};
+use super::place::{MODIFIER_MM, Sighting, index_to_centre};
 use super::view::Face;
 
 /// The strip looked at, across the row (millimetres toward the seat from the row's line): from
@@ -50,6 +50,8 @@ pub struct RowCard {
     /// For a stack of two, the card lying over the base's lower part alone (a shield), and the
     /// middle of its far edge, which only a stack's outline reaches.
     pub shield: Option<(Sighting, Pt)>,
+    /// The row's card angle (radians), which says where a card's index lies from its centre.
+    pub angle: f64,
 }
 
 /// Cards found along every Front Row, as face-down sightings in table millimetres (stacks of two
@@ -76,7 +78,7 @@ pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<RowCard>) {
         narrow_merged_outline(s, &backs);
     }
     let mut found = Vec::new();
-    for RowCard { sighting: b, looks_like_face, shield } in backs {
+    for RowCard { sighting: b, looks_like_face, shield, .. } in backs {
         let overlaps = |s: &Sighting| {
             s.centre.distance(b.centre) < 30.0
                 || s.outline.as_ref().is_some_and(|o| quad_contains(o, b.centre))
@@ -103,22 +105,29 @@ pub fn add_missed_backs(sightings: &mut Vec<Sighting>, backs: Vec<RowCard>) {
 
 /// A face-up outline read over two or more cards found along the row is the reader merging
 /// neighbours (a target turned up beside a stack of backs reads as one wide card): it keeps the
-/// place of the card its index lies on, so that the others are seen as the backs they are.
+/// place of the card its index belongs to, so that the others are seen as the backs they are.
+/// The index lies in its card's corner, the top-left or the bottom-right one: the card is the
+/// back nearest where either puts its centre. (The backs' places come from the row's covered
+/// run split evenly, and may be off by a fraction of a card: a corner can lie over the
+/// neighbour's outline.)
 fn narrow_merged_outline(s: &mut Sighting, backs: &[RowCard]) {
     let Some(outline) = s.outline else { return };
-    let inside: Vec<&Sighting> =
-        backs.iter().map(|b| &b.sighting).filter(|b| quad_contains(&outline, b.centre)).collect();
+    let inside: Vec<&RowCard> = backs.iter().filter(|b| quad_contains(&outline, b.sighting.centre)).collect();
     if inside.len() < 2 {
         return;
     }
-    let index = s.index.unwrap_or(s.centre);
-    let holds_index = |b: &Sighting| b.outline.as_ref().is_some_and(|o| quad_contains(o, index));
-    let own = inside.iter().copied().find(|b| holds_index(b));
-    let nearest =
-        || inside.iter().copied().min_by(|a, b| a.centre.distance(index).total_cmp(&b.centre.distance(index)));
-    let Some(own) = own.or_else(nearest) else { return };
-    s.outline = own.outline;
-    s.centre = own.centre;
+    let miss = |b: &RowCard| match s.index {
+        Some(index) => {
+            let offset = Homography::rotation(b.angle).apply(index_to_centre());
+            let centres =
+                [Pt::new(index.x + offset.x, index.y + offset.y), Pt::new(index.x - offset.x, index.y - offset.y)];
+            centres.iter().map(|c| c.distance(b.sighting.centre)).fold(f64::MAX, f64::min)
+        }
+        None => s.centre.distance(b.sighting.centre),
+    };
+    let Some(own) = inside.iter().min_by(|a, b| miss(a).total_cmp(&miss(b))) else { return };
+    s.outline = own.sighting.outline;
+    s.centre = own.sighting.centre;
 }
 
 fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> opencv::Result<Vec<RowCard>> {
@@ -210,7 +219,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
                         .map(|(x, y)| to_table(x, y));
                 (back(outline, to_table(centre, MODIFIER_MM - c0)), to_table(centre, far - 6.0))
             });
-            out.push(RowCard { sighting, looks_like_face, shield });
+            out.push(RowCard { sighting, looks_like_face, shield, angle: row.angle });
         }
     }
     Ok(out)
@@ -332,7 +341,7 @@ mod tests {
     }
 
     fn back(x: f64, looks_like_face: bool) -> RowCard {
-        RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face, shield: None }
+        RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face, shield: None, angle: 0.0 }
     }
 
     #[test]
@@ -381,6 +390,24 @@ mod tests {
         add_missed_backs(&mut seen, vec![stack]);
         assert_eq!(seen.len(), 2, "{seen:?}");
         assert!(seen.iter().any(|s| s.face == Face::Down && (s.centre.y - MODIFIER_MM).abs() < 1e-9));
+    }
+
+    #[test]
+    fn a_read_outline_over_two_backs_misplaced_keeps_the_place_its_index_s_card_is_nearest() {
+        // A row seen from across the table (cards at pi); the face at 180 lies upright in the
+        // picture, its bottom-right index toward the back at 250. The backs' places, from a
+        // covered run split evenly, are 24 mm off: the index lies nearer the back at 250.
+        let off = index_to_centre();
+        let mut merged = sighting(Face::Up, Some("9S"), 203.0, 150.0);
+        merged.index = Some(Pt::new(180.0 + off.x, off.y));
+        let backs: Vec<RowCard> =
+            [156.0, 250.0].iter().map(|&x| RowCard { angle: std::f64::consts::PI, ..back(x, false) }).collect();
+        let mut seen = vec![merged];
+        add_missed_backs(&mut seen, backs);
+        let up = seen.iter().find(|s| s.face == Face::Up).unwrap();
+        assert!((up.centre.x - 156.0).abs() < 1e-9, "{up:?}");
+        let down = seen.iter().find(|s| s.face == Face::Down).unwrap();
+        assert!((down.centre.x - 250.0).abs() < 1e-9, "{down:?}");
     }
 
     #[test]

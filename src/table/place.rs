@@ -220,7 +220,7 @@ fn toward_seat(row: &Row) -> Pt {
 
 /// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
 /// millimetres (the renderer's default face; real decks put the index about there too).
-fn index_to_centre() -> Pt {
+pub(super) fn index_to_centre() -> Pt {
     let width = 600;
     let bx = face::index_box(width, &FaceStyle::default());
     let (w, h) = face::face_size(width);
