@@ -230,13 +230,14 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
 /// light's glare on the table fades in and out over many columns.
 fn sharp_edges(covered: &dyn Fn(usize) -> f64, start: usize, end: usize, width: usize) -> bool {
     let (inner_start, inner_end) = (start + EDGE_COLUMNS, end.saturating_sub(EDGE_COLUMNS + 1));
-    // Past the strip's ends nothing tells: no edge there.
-    let bare = |c: Option<usize>| c.filter(|&c| c < width).is_some_and(|c| covered(c) < EDGE_BARE);
+    // Bare table within a few columns outside the run (cards lie as close as 4 mm apart); past
+    // the strip's ends nothing tells: no edge there.
+    let bare = |columns: std::ops::Range<usize>| columns.take_while(|&c| c < width).any(|c| covered(c) < EDGE_BARE);
     let full = |c: usize| covered(c) > EDGE_FULL;
     // One straight edge is enough: a hand beside a card (counted as covered) blurs the other.
     inner_start <= inner_end
-        && ((bare(start.checked_sub(EDGE_COLUMNS)) && full(inner_start))
-            || (bare(Some(end + EDGE_COLUMNS - 1)) && full(inner_end)))
+        && ((bare(start.saturating_sub(EDGE_COLUMNS)..start) && full(inner_start))
+            || (bare(end..end + EDGE_COLUMNS) && full(inner_end)))
 }
 
 /// The share of `cells` true over the strip columns `span` and the band `(lo, hi)` across the
@@ -357,6 +358,10 @@ mod tests {
         };
         assert!(run(&card));
         assert!(!run(&glare));
+        // Two cards 4 mm apart at the strip's start: the gap is their edge.
+        let close: Vec<f64> =
+            (0..80).map(|c| if (2..34).contains(&c) || (36..68).contains(&c) { 1.0 } else { 0.02 }).collect();
+        assert!(sharp_edges(&|c| close[c], 2, 34, close.len()));
         // A hand beside the card, covering the table up to it and fading out.
         let handed: Vec<f64> =
             (0..80).map(|c| if c < 46 { card[c] } else { (1.0 - (c as f64 - 46.0) / 20.0).max(0.02) }).collect();
