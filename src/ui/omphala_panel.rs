@@ -74,12 +74,14 @@ fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -
         return ui.button(candidate).clicked().then(|| UiCommand::Answer(candidate.to_string()));
     };
     ui.horizontal(|ui| {
-        ui.label(stem);
-        ui.add(egui::TextEdit::singleline(typed_card).hint_text("card, e.g. QS").desired_width(60.0));
+        let caption = ui.label(stem.trim_end());
+        ui.add(egui::TextEdit::singleline(typed_card).hint_text("e.g. QS").desired_width(60.0)).labelled_by(caption.id);
         let card = typed_card.trim().to_string();
-        let typed = !card.is_empty();
-        let clicked = ui.add_enabled(typed, egui::Button::new("that card")).clicked();
-        clicked.then(|| UiCommand::Answer(format!("{stem}{card}")))
+        let clicked = ui.add_enabled(!card.is_empty(), egui::Button::new("That card")).clicked();
+        clicked.then(|| {
+            typed_card.clear();
+            UiCommand::Answer(format!("{stem}{card}"))
+        })
     })
     .inner
 }
@@ -218,4 +220,38 @@ fn layout_line(ui: &mut egui::Ui, snapshot: &Snapshot, adjusting: bool) -> Vec<U
         }
     });
     commands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    #[test]
+    fn a_failed_attack_s_card_is_typed_and_answered_with_its_candidate() {
+        let snapshot = Snapshot {
+            question: Some(vec!["Alice attack 7S Bob 1 / Bob revealed 1 ?".into(), "no attack".into()]),
+            ..Snapshot::default()
+        };
+        let mut harness = Harness::new_ui_state(
+            |ui, (typed, commands): &mut (String, Vec<UiCommand>)| {
+                commands.extend(show(ui, &snapshot, typed, false));
+            },
+            (String::new(), Vec::new()),
+        );
+        let field = "Alice attack 7S Bob 1 / Bob revealed 1";
+        harness.get_by_label(field).click();
+        harness.step();
+        harness.get_by_label(field).type_text("JD");
+        harness.step();
+        assert_eq!(harness.state().0, "JD");
+        harness.get_by_label("That card").click();
+        harness.run();
+        let answers: Vec<&UiCommand> = harness.state().1.iter().filter(|c| matches!(c, UiCommand::Answer(_))).collect();
+        assert!(
+            matches!(answers[..], [UiCommand::Answer(a)] if a == "Alice attack 7S Bob 1 / Bob revealed 1 JD"),
+            "{answers:?}"
+        );
+    }
 }
