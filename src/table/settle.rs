@@ -344,6 +344,9 @@ pub struct Settler {
 
 /// How many times the quiet frames a hand over a changed table holds the view back (about 10 s).
 const HAND_PATIENCE: usize = 50;
+/// Quiet frames' worth of a still picture after which a hand in view, with a move carried out,
+/// is taken as resting.
+const RESTING_HAND: usize = 2;
 
 impl Settler {
     pub fn new(config: SettleConfig) -> Settler {
@@ -460,7 +463,13 @@ impl Settler {
         // Held back only for a while: cards taken away together stay away, and a lasting rise
         // of skin colour (a lamp turned on, a wooden table's light) is no hand.
         let patience = self.config.quiet_frames.max(1);
-        let held = if hand && (missing > 0 || changed) {
+        // A move carried out (cards lie where none did) in a picture still for a moment, a hand
+        // in view elsewhere: a player's hand resting at the table's edge, not at work.
+        let appeared = frame.cards.iter().any(|(p, c)| {
+            !self.settled.iter().any(|(place, t)| self.same_spot(*place, self.tracks[*t].centre, *p, c.centre))
+        });
+        let resting = appeared && self.still >= patience * RESTING_HAND;
+        let held = if hand && (missing > 0 || changed) && !resting {
             Some(patience * HAND_PATIENCE)
         } else if missing >= self.config.missing_burst {
             Some(patience * 2)
@@ -868,6 +877,19 @@ mod tests {
                 proptest::prop_assert!(2 * count > readings.len(), "{name} read {count} of {}", readings.len());
             }
         }
+    }
+
+    #[test]
+    fn a_move_made_while_a_hand_rests_in_view_settles_once_the_picture_is_still() {
+        let mut s = Settler::new(SettleConfig::default());
+        feed(&mut s, &row(vec![up("AS", 0.0), up("7C", 72.0)]), 8).expect("settles");
+        // The ace is moved to the row's far end; a hand rests in view, away from the cards.
+        let moved = row(vec![up("7C", 72.0), up("AS", 288.0)]);
+        s.push(moved.clone(), Motion { changed: 0.1, skin: 0.05 });
+        let resting = Motion { changed: 0.0, skin: 0.05 };
+        let quiet = SettleConfig::default().quiet_frames;
+        let settled = (0..quiet * (RESTING_HAND + 2)).find_map(|_| s.push(moved.clone(), resting));
+        assert!(settled.is_some(), "the move waits for the hand to leave");
     }
 
     #[test]
