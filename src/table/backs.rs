@@ -26,6 +26,15 @@ const BASE_BAND: (f64, f64) = (-36.0, 36.0);
 const MODIFIER_BAND: (f64, f64) = (52.0, 76.0);
 /// Colour distance from the table's colour above which a pixel is no table.
 const NOT_TABLE: f64 = 45.0;
+/// The margins across the strip where the table shows (millimetres, as `ACROSS`): past a base's
+/// far edge at -44 and a modifier's near edge at 81.
+const TOP_MARGIN: (f64, f64) = (-60.0, -46.0);
+const BOTTOM_MARGIN: (f64, f64) = (84.0, 100.0);
+/// A margin pixel is table when within this colour distance of the strip's median (a lamp's
+/// glare brightens a table by less), and the table's colour beside a column is averaged over
+/// this many columns either side (24 mm).
+const MARGIN_GATE: f64 = 90.0;
+const MARGIN_WINDOW: usize = 12;
 /// The strip's resolution: a card is 31 pixels wide.
 const MM_PER_PX: f64 = 2.0;
 /// Share of a band's pixels that must be no table for a card to lie there.
@@ -164,9 +173,14 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
         core::BORDER_CONSTANT,
         Scalar::all(0.0),
     )?;
-    let covered = not_table(&strip, &valid)?;
+    // A back's lattice has threads near a wooden table's colour: the mask closed over 3 pixels
+    // fills them. Bare table between cards is judged on the mask as seen, since closing also
+    // fills a narrow gap's grain and shade.
+    let seen = not_table(&strip, &valid)?;
+    let covered = close(&seen);
     let paper = paper(&strip, &valid, bright)?;
     let band = |i: usize, band: (f64, f64)| share(&covered, i..i + 1, band, c0);
+    let seen_band = |i: usize| share(&seen, i..i + 1, BASE_BAND, c0);
     let width = size.width as usize;
     let base: Vec<bool> = (0..width).map(|i| band(i, BASE_BAND) > COVERED).collect();
 
@@ -182,7 +196,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
             i += 1;
         }
         let run = (i - start) as f64 * MM_PER_PX;
-        if run < CARD_MM.0 * 0.6 || !sharp_edges(&|c| band(c, BASE_BAND), start, i, width) {
+        if run < CARD_MM.0 * 0.6 || !sharp_edges(&|c| band(c, BASE_BAND), &seen_band, start, i, width) {
             continue;
         }
         let cards = (((run - CARD_MM.0) / step).round().max(0.0) as usize) + 1;
@@ -226,13 +240,20 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
 }
 
 /// Whether the run of covered columns `start..end` begins or ends at a card's straight edge:
-/// the base band goes from bare table to covered within `EDGE_COLUMNS` either side of it. A
-/// light's glare on the table fades in and out over many columns.
-fn sharp_edges(covered: &dyn Fn(usize) -> f64, start: usize, end: usize, width: usize) -> bool {
+/// the base band goes from bare table (`seen`: the share before closing) to covered within
+/// `EDGE_COLUMNS` either side of it. A light's glare on the table fades in and out over many
+/// columns.
+fn sharp_edges(
+    covered: &dyn Fn(usize) -> f64,
+    seen: &dyn Fn(usize) -> f64,
+    start: usize,
+    end: usize,
+    width: usize,
+) -> bool {
     let (inner_start, inner_end) = (start + EDGE_COLUMNS, end.saturating_sub(EDGE_COLUMNS + 1));
     // Bare table within a few columns outside the run (cards lie as close as 4 mm apart); past
     // the strip's ends nothing tells: no edge there.
-    let bare = |columns: std::ops::Range<usize>| columns.take_while(|&c| c < width).any(|c| covered(c) < EDGE_BARE);
+    let bare = |columns: std::ops::Range<usize>| columns.take_while(|&c| c < width).any(|c| seen(c) < EDGE_BARE);
     let full = |c: usize| covered(c) > EDGE_FULL;
     // One straight edge is enough: a hand beside a card (counted as covered) blurs the other.
     inner_start <= inner_end
@@ -294,30 +315,128 @@ fn mask(strip: &Mat, valid: &Mat, test: impl Fn(&[u8]) -> bool) -> opencv::Resul
     Ok(out)
 }
 
-/// Per strip pixel (row-major, `[j][i]`), whether it is no table: far from the strip's median
-/// colour (the table's, since cards cover less than half of a row). A hand counts as cards: the
-/// settler keeps frames with a hand over a changed table out (see `settle`).
+/// Per strip pixel (row-major, `[j][i]`), whether it is no table: far from the table's colour
+/// where it lies. A lamp's glare brightens a table over a hand's breadth, so the
+/// table's colour is taken beside each column from the strip's margins (bare table past a
+/// base's far edge and a modifier's near edge), blended across the strip; a margin hidden there
+/// leaves the other, both hidden the strip's median colour (the table's, since cards cover less
+/// than half of a row). A hand counts as cards: the settler keeps frames with a hand over a
+/// changed table out (see `settle`).
 fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid_mat.data_bytes()?);
+    let colour = |k: usize| [0, 1, 2].map(|c| f64::from(pixels[3 * k + c]));
+    let median = strip_median(pixels, valid);
+    let margin = |(lo, hi): (f64, f64)| {
+        let (j0, j1) = (((lo - ACROSS.0) / MM_PER_PX) as usize, ((hi - ACROSS.0) / MM_PER_PX) as usize);
+        (margin_colours(&colour, valid, cols, j0.min(rows)..j1.min(rows), median), (j0 + j1) as f64 / 2.0)
+    };
+    let ((top, top_row), (bottom, bottom_row)) = (margin(TOP_MARGIN), margin(BOTTOM_MARGIN));
+    let limit = NOT_TABLE * NOT_TABLE;
+    let mut out = vec![vec![false; cols]; rows];
+    for (j, line) in out.iter_mut().enumerate() {
+        let t = ((j as f64 - top_row) / (bottom_row - top_row)).clamp(0.0, 1.0);
+        for (i, cell) in line.iter_mut().enumerate() {
+            let table = match (top[i], bottom[i]) {
+                (Some(a), Some(b)) => [0, 1, 2].map(|c| a[c] + (b[c] - a[c]) * t),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => median,
+            };
+            let k = j * cols + i;
+            let px = colour(k);
+            *cell = valid[k] != 0 && (0..3).map(|c| (px[c] - table[c]).powi(2)).sum::<f64>() > limit;
+        }
+    }
+    Ok(out)
+}
+
+/// The strip's median colour over its pixels inside the frame.
+fn strip_median(pixels: &[u8], valid: &[u8]) -> [f64; 3] {
     let mut histograms = [[0u32; 256]; 3];
     let mut counted = 0;
-    for k in (0..rows * cols).filter(|&k| valid[k] > 0) {
+    for k in (0..valid.len()).filter(|&k| valid[k] > 0) {
         for (c, histogram) in histograms.iter_mut().enumerate() {
             histogram[usize::from(pixels[3 * k + c])] += 1;
         }
         counted += 1;
     }
-    let median = |histogram: &[u32; 256]| {
+    histograms.each_ref().map(|histogram| {
         let mut seen = 0;
-        histogram.iter().position(|&n| {
-            seen += n;
-            seen * 2 > counted
+        histogram
+            .iter()
+            .position(|&n| {
+                seen += n;
+                seen * 2 > counted
+            })
+            .unwrap_or(0) as f64
+    })
+}
+
+/// Per strip column, the table's mean colour in the margin rows `rows` over the columns within
+/// `MARGIN_WINDOW`, counting only pixels within `MARGIN_GATE` of the strip's median (a card or
+/// a hand reaching into the margin is no table); `None` where under a quarter of them are.
+fn margin_colours(
+    colour: &dyn Fn(usize) -> [f64; 3],
+    valid: &[u8],
+    cols: usize,
+    rows: std::ops::Range<usize>,
+    median: [f64; 3],
+) -> Vec<Option<[f64; 3]>> {
+    let gate = MARGIN_GATE * MARGIN_GATE;
+    // Per column: the sums of the table pixels' colours, their count, and the pixels looked at.
+    let mut sums = vec![([0.0; 3], 0usize); cols];
+    for (i, (sum, n)) in sums.iter_mut().enumerate() {
+        for j in rows.clone() {
+            let k = j * cols + i;
+            let px = colour(k);
+            if valid[k] != 0 && (0..3).map(|c| (px[c] - median[c]).powi(2)).sum::<f64>() < gate {
+                (0..3).for_each(|c| sum[c] += px[c]);
+                *n += 1;
+            }
+        }
+    }
+    (0..cols)
+        .map(|i| {
+            let window = i.saturating_sub(MARGIN_WINDOW)..(i + MARGIN_WINDOW + 1).min(cols);
+            let looked = window.len() * rows.len();
+            let (sum, n) = sums[window]
+                .iter()
+                .fold(([0.0; 3], 0), |(s, n), (c, m)| ([s[0] + c[0], s[1] + c[1], s[2] + c[2]], n + m));
+            (n * 4 >= looked && n > 0).then(|| sum.map(|v| v / n as f64))
         })
+        .collect()
+}
+
+/// The mask closed by a 3×3 square: grown by a pixel, then shrunk by one (the strip's border
+/// shrinks nothing).
+fn close(mask: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    let grown = neighbourhood(mask, false, |any, _| any);
+    neighbourhood(&grown, true, |_, all| all)
+}
+
+/// Each pixel set by `pick(any, all)` over its 3×3 neighbourhood; pixels past the border count
+/// as `outside`.
+fn neighbourhood(mask: &[Vec<bool>], outside: bool, pick: impl Fn(bool, bool) -> bool) -> Vec<Vec<bool>> {
+    let (rows, cols) = (mask.len(), mask.first().map_or(0, Vec::len));
+    let at = |j: isize, i: isize| {
+        if j < 0 || i < 0 || j >= rows as isize || i >= cols as isize { outside } else { mask[j as usize][i as usize] }
     };
-    let table = histograms.each_ref().map(|h| median(h).unwrap_or(0) as i32);
-    let limit = (NOT_TABLE * NOT_TABLE) as i32;
-    mask(strip, valid_mat, |px| (0..3).map(|c| (i32::from(px[c]) - table[c]).pow(2)).sum::<i32>() > limit)
+    (0..rows as isize)
+        .map(|j| {
+            (0..cols as isize)
+                .map(|i| {
+                    let around = (-1..=1).flat_map(|dj| (-1..=1).map(move |di| (dj, di)));
+                    let (mut any, mut all) = (false, true);
+                    for (dj, di) in around {
+                        let v = at(j + dj, i + di);
+                        any |= v;
+                        all &= v;
+                    }
+                    pick(any, all)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -345,6 +464,37 @@ mod tests {
         RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face, shield: None, angle: 0.0 }
     }
 
+    /// A wooden table (BGR 55, 90, 150) under a lamp that brightens its right half by up to 40 %,
+    /// with one back over the base band at columns 10..42: a lattice whose every other pixel is
+    /// a thread near the wood's colour.
+    #[test]
+    fn a_lattice_back_on_wood_is_covered_and_a_lamp_s_glare_is_not() {
+        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
+        let base_rows = ((BASE_BAND.0 - 8.0 - ACROSS.0) / MM_PER_PX) as usize
+            ..((BASE_BAND.1 + 8.0 - ACROSS.0) / MM_PER_PX) as usize;
+        let mut bytes = Vec::with_capacity(rows * cols * 3);
+        for j in 0..rows {
+            for i in 0..cols {
+                let glare = 1.0 + 0.4 * (i.saturating_sub(50) as f64 / 49.0);
+                let wood = [55.0, 90.0, 150.0].map(|v: f64| (v * glare).min(255.0) as u8);
+                let px = match (10..42).contains(&i) && base_rows.contains(&j) {
+                    true if (i + j) % 2 == 0 => [70, 30, 60],
+                    true => [70, 80, 150],
+                    false => wood,
+                };
+                bytes.extend(px);
+            }
+        }
+        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
+        let valid =
+            Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
+        let covered = close(&not_table(&strip, &valid).unwrap());
+        let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
+        assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
+        assert!(band(0..8) < 0.05, "bare wood: {}", band(0..8));
+        assert!(band(60..100) < 0.05, "wood in the glare: {}", band(60..100));
+    }
+
     #[test]
     fn a_covered_run_is_a_card_only_between_sharp_edges() {
         // Per strip column, the base band's covered share: a card 32 columns wide, and a glare
@@ -354,14 +504,14 @@ mod tests {
         let run = |share: &[f64]| {
             let start = share.iter().position(|&v| v > COVERED).unwrap();
             let end = start + share[start..].iter().take_while(|&&v| v > COVERED).count();
-            sharp_edges(&|c| share[c], start, end, share.len())
+            sharp_edges(&|c| share[c], &|c| share[c], start, end, share.len())
         };
         assert!(run(&card));
         assert!(!run(&glare));
         // Two cards 4 mm apart at the strip's start: the gap is their edge.
         let close: Vec<f64> =
             (0..80).map(|c| if (2..34).contains(&c) || (36..68).contains(&c) { 1.0 } else { 0.02 }).collect();
-        assert!(sharp_edges(&|c| close[c], 2, 34, close.len()));
+        assert!(sharp_edges(&|c| close[c], &|c| close[c], 2, 34, close.len()));
         // A hand beside the card, covering the table up to it and fading out.
         let handed: Vec<f64> =
             (0..80).map(|c| if c < 46 { card[c] } else { (1.0 - (c as f64 - 46.0) / 20.0).max(0.02) }).collect();
