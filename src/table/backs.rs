@@ -177,7 +177,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
     // fills them. Bare table between cards is judged on the mask as seen, since closing also
     // fills a narrow gap's grain and shade.
     let seen = not_table(&strip, &valid)?;
-    let covered = close(&seen);
+    let covered = close(&seen)?;
     let paper = paper(&strip, &valid, bright)?;
     let band = |i: usize, band: (f64, f64)| share(&covered, i..i + 1, band, c0);
     let seen_band = |i: usize| share(&seen, i..i + 1, BASE_BAND, c0);
@@ -407,36 +407,26 @@ fn margin_colours(
         .collect()
 }
 
-/// The mask closed by a 3×3 square: grown by a pixel, then shrunk by one (the strip's border
-/// shrinks nothing).
-fn close(mask: &[Vec<bool>]) -> Vec<Vec<bool>> {
-    let grown = neighbourhood(mask, false, |any, _| any);
-    neighbourhood(&grown, true, |_, all| all)
-}
-
-/// Each pixel set by `pick(any, all)` over its 3×3 neighbourhood; pixels past the border count
-/// as `outside`.
-fn neighbourhood(mask: &[Vec<bool>], outside: bool, pick: impl Fn(bool, bool) -> bool) -> Vec<Vec<bool>> {
+/// The mask closed by a 3×3 square: grown by a pixel, then shrunk by one (past the strip's
+/// border nothing grows or shrinks it).
+fn close(mask: &[Vec<bool>]) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (mask.len(), mask.first().map_or(0, Vec::len));
-    let at = |j: isize, i: isize| {
-        if j < 0 || i < 0 || j >= rows as isize || i >= cols as isize { outside } else { mask[j as usize][i as usize] }
-    };
-    (0..rows as isize)
-        .map(|j| {
-            (0..cols as isize)
-                .map(|i| {
-                    let around = (-1..=1).flat_map(|dj| (-1..=1).map(move |di| (dj, di)));
-                    let (mut any, mut all) = (false, true);
-                    for (dj, di) in around {
-                        let v = at(j + dj, i + di);
-                        any |= v;
-                        all &= v;
-                    }
-                    pick(any, all)
-                })
-                .collect()
-        })
-        .collect()
+    let bytes: Vec<u8> = mask.iter().flatten().map(|&v| if v { 255 } else { 0 }).collect();
+    let image = Mat::from_slice(&bytes)?.reshape(1, rows as i32)?.try_clone()?;
+    let kernel = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(3, 3), core::Point::new(-1, -1))?;
+    let mut closed = Mat::default();
+    imgproc::morphology_ex(
+        &image,
+        &mut closed,
+        imgproc::MORPH_CLOSE,
+        &kernel,
+        core::Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    let closed = closed.data_bytes()?;
+    Ok((0..rows).map(|j| closed[j * cols..(j + 1) * cols].iter().map(|&v| v != 0).collect()).collect())
 }
 
 #[cfg(test)]
@@ -488,7 +478,7 @@ mod tests {
         let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
         let valid =
             Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
-        let covered = close(&not_table(&strip, &valid).unwrap());
+        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(0..8) < 0.05, "bare wood: {}", band(0..8));
