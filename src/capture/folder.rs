@@ -22,11 +22,7 @@ impl FolderSource {
         if !folder.exists() {
             return Err(CaptureError::NotFound(name));
         }
-        let entries = std::fs::read_dir(folder)
-            .map_err(|e| CaptureError::Unreadable { path: name.clone(), reason: e.to_string() })?;
-        let mut files: Vec<PathBuf> =
-            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| is_image(p)).collect();
-        files.sort();
+        let files = image_files(folder)?;
         if files.is_empty() {
             return Err(CaptureError::Unreadable {
                 path: name,
@@ -35,6 +31,16 @@ impl FolderSource {
         }
         Ok(FolderSource { folder: folder.to_path_buf(), files, index: 0 })
     }
+}
+
+/// The images of a folder in the order a folder source shows them (by file name).
+pub fn image_files(folder: &Path) -> Result<Vec<PathBuf>, CaptureError> {
+    let name = folder.display().to_string();
+    let entries =
+        std::fs::read_dir(folder).map_err(|e| CaptureError::Unreadable { path: name, reason: e.to_string() })?;
+    let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| is_image(p)).collect();
+    files.sort();
+    Ok(files)
 }
 
 pub fn is_image(path: &Path) -> bool {

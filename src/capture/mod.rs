@@ -4,6 +4,7 @@
 
 mod demo;
 mod folder;
+pub use folder::image_files;
 mod spec;
 mod video;
 mod webcam;

@@ -2,6 +2,7 @@
 
 mod capture;
 mod deck;
+mod eval_track;
 mod minigame;
 mod omphala;
 mod progress;
@@ -235,6 +236,9 @@ pub enum EvalCommand {
     },
     /// Symbol cards: card-id accuracy, symbol precision/recall, referee accuracy, ms per image.
     Symbols(vision_symbols::EvalSymbols),
+    /// The settled view on labelled real footage: cards named right at their moments, false
+    /// names, events while nothing moves, time to name, ms a frame.
+    Track(eval_track::EvalTrackArgs),
     /// Playing cards on fresh synthetic tables from the renderer, scored against its ground truth.
     Synthetic {
         #[arg(long, default_value_t = 50)]
@@ -333,6 +337,7 @@ pub fn run(cli: Cli) -> ExitCode {
         },
         Command::Enroll(EnrollCommand::Symbols(args)) => vision_symbols::run_enroll(args),
         Command::Eval(EvalCommand::Symbols(args)) => vision_symbols::run_eval(args),
+        Command::Eval(EvalCommand::Track(args)) => eval_track::run(&args),
         Command::Symbols { command } => vision_symbols::run(command),
         Command::Omphala { command } => omphala::run(command),
         Command::Referee { command } => referee::run(command, &input),

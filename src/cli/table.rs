@@ -8,8 +8,13 @@ use serde_json::{Value, json};
 
 use super::{InputArgs, bad_input};
 use crate::capture::{self, SourceSpec};
-use crate::table::{Change, MotionGate, SettleConfig, Settler, TableLayout, learn_layout, place_frame, place_in_image};
+use crate::table::{
+    CardTracker, Change, MotionGate, SettleConfig, Settler, TableLayout, TrackConfig, learn_layout, place_frame,
+    place_in_image,
+};
 use crate::vision::cards::CardDetection;
+use crate::vision::cards::output::ImageJson;
+use opencv::prelude::MatTraitConst;
 
 #[derive(clap::Args, Debug)]
 pub struct TrackArgs {
@@ -23,6 +28,10 @@ pub struct TrackArgs {
     /// Stop after this many frames (a camera or the demo never ends by itself).
     #[arg(long)]
     pub frames: Option<u64>,
+    /// Also write what the reader found in each frame, one JSON line a frame (`detect --json`'s
+    /// image object with the frame's number and time), to see why a card was or was not named.
+    #[arg(long)]
+    pub detections: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -98,7 +107,15 @@ pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
         Ok(run) => run,
         Err(code) => return code,
     };
+    let stills = matches!(input.source, Some(SourceSpec::Folder(_)));
+    let config = TrackConfig::for_fps(run.fps, stills);
+    run.stride = if layout.is_none() { config.stride } else { 1 };
+    let mut tracker = CardTracker::new(config, run.fps);
     let mut settler = Settler::new(settle_config(run.fps));
+    let mut dump = match args.detections.as_ref().map(std::fs::File::create).transpose() {
+        Ok(file) => file.map(std::io::BufWriter::new),
+        Err(e) => return bad_input(format!("cannot write '{}': {e}", args.detections.as_ref().unwrap().display())),
+    };
     let limit = args.frames.unwrap_or(u64::MAX);
     while run.count < limit {
         let (detections, motion, frame, time) = match run.next() {
@@ -106,29 +123,54 @@ pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
             Ok(None) => break,
             Err(code) => return code,
         };
-        let view = match &layout {
-            Some(l) => match place_frame(&run.image, &detections, l) {
-                Ok(view) => view,
-                Err(e) => {
-                    eprintln!("error: frame {frame}: {e}");
-                    return ExitCode::FAILURE;
-                }
-            },
-            None => place_in_image(&detections),
+        if let Some(out) = dump.as_mut().filter(|_| run.read) {
+            use std::io::Write;
+            let (w, h) = (run.image.cols(), run.image.rows());
+            let image = ImageJson::new(format!("frame {frame}"), w, h, run.ms, &detections);
+            let mut line = serde_json::to_value(image).unwrap_or_default();
+            line["frame"] = json!(frame);
+            line["time"] = json!(time);
+            if let Err(e) = writeln!(out, "{line}") {
+                return bad_input(format!("cannot write '{}': {e}", args.detections.as_ref().unwrap().display()));
+            }
+        }
+        let internal = |e: opencv::Error| {
+            eprintln!("error: frame {frame}: {e}");
+            ExitCode::FAILURE
         };
-        let Some(settled) = settler.push(view, motion) else {
+        let Some(l) = &layout else {
+            // Without a layout each card settles on its own, in image pixels.
+            if !run.read {
+                if let Err(e) = tracker.observe(&run.image) {
+                    return internal(e);
+                }
+                continue;
+            }
+            let changes = tracker.push(&run.image, &detections).map_err(internal);
+            let changes = match changes {
+                Ok(changes) => changes,
+                Err(code) => return code,
+            };
+            for change in &changes {
+                println!("{}", change_json(change, frame, time, "px"));
+            }
+            if !changes.is_empty()
+                && let Ok(learnt) = learn_layout(&detections, args.players)
+            {
+                println!("{}", json!({"frame": frame, "event": "layout", "seats": learnt.seats.len(), "units": "mm"}));
+                layout = Some(learnt);
+                run.stride = 1;
+            }
             continue;
         };
-        let units = if layout.is_some() { "mm" } else { "px" };
-        for change in &settled.changes {
-            println!("{}", change_json(change, frame, time, units));
-        }
-        if layout.is_none()
-            && let Ok(learnt) = learn_layout(&detections, args.players)
-        {
-            println!("{}", json!({"frame": frame, "event": "layout", "seats": learnt.seats.len(), "units": "mm"}));
-            layout = Some(learnt);
-            settler = Settler::new(settle_config(run.fps));
+        let view = match place_frame(&run.image, &detections, l) {
+            Ok(view) => view,
+            Err(e) => return internal(e),
+        };
+        if let Some(settled) = settler.push(view, motion) {
+            for change in &settled.changes {
+                println!("{}", change_json(change, frame, time, "mm"));
+            }
         }
     }
     ExitCode::SUCCESS
@@ -189,6 +231,12 @@ pub(crate) struct Run {
     gate: MotionGate,
     pub fps: f64,
     pub count: u64,
+    /// Milliseconds the reader took on the last frame.
+    pub ms: f64,
+    /// Every how many frames the cards are read (the others give no detections).
+    pub stride: u64,
+    /// Whether the cards of the last frame were read.
+    pub read: bool,
     /// The last frame read.
     pub image: opencv::core::Mat,
 }
@@ -202,7 +250,17 @@ impl Run {
         let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
         let detector = super::vision_cards::detector(None, None, None)?;
         let fps = source.nominal_fps().unwrap_or(30.0);
-        Ok(Run { source, detector, gate: MotionGate::new(), fps, count: 0, image: opencv::core::Mat::default() })
+        Ok(Run {
+            source,
+            detector,
+            gate: MotionGate::new(),
+            fps,
+            count: 0,
+            ms: 0.0,
+            stride: 1,
+            read: false,
+            image: opencv::core::Mat::default(),
+        })
     }
 
     pub(crate) fn next(&mut self) -> Result<Option<Step>, ExitCode> {
@@ -216,7 +274,10 @@ impl Run {
             eprintln!("error: frame {}: {e}", frame.index);
             ExitCode::FAILURE
         };
-        let detections = self.detector.detect(&frame.image).map_err(internal)?;
+        let started = std::time::Instant::now();
+        self.read = frame.index % self.stride.max(1) == 0;
+        let detections = if self.read { self.detector.detect(&frame.image).map_err(internal)? } else { Vec::new() };
+        self.ms = started.elapsed().as_secs_f64() * 1000.0;
         let motion = self.gate.measure(&frame.image).map_err(internal)?;
         let step = (detections, motion, frame.index, frame.time.as_secs_f64());
         self.image = frame.image;

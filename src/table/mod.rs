@@ -5,9 +5,11 @@
 
 pub mod backs;
 pub mod calibrate;
+pub mod footage;
 pub mod layout;
 pub mod place;
 pub mod settle;
+pub mod tracks;
 pub mod view;
 pub mod watch;
 
@@ -15,5 +17,6 @@ pub use calibrate::learn_layout;
 pub use layout::{Row, SeatZones, TableLayout, Zone};
 pub use place::{Sighting, place, place_frame, place_in_image, place_sightings};
 pub use settle::{Change, ChangeKind, Motion, MotionGate, Place, SettleConfig, Settled, Settler};
+pub use tracks::{CardTracker, TrackConfig};
 pub use view::{CardView, EntityView, Face, SeatView, TableView};
 pub use watch::{TableWatch, Watched};

@@ -1,0 +1,749 @@
+//! Cards followed one by one over frames, each settling where its own part of the picture is
+//! quiet: a card away from the hands settles while hands work elsewhere, a card under a hand is
+//! covered (kept where it lay, neither gone nor moved), and a card is named only once the
+//! readings of many frames agree, weighed by how sure each reading was and how large the card
+//! was. This is the settled view of a table without a layout (cards in image pixels): `track`
+//! reports its changes, and the window's referee waits on it for the deal.
+
+use std::collections::VecDeque;
+
+use opencv::core::Mat;
+use opencv::prelude::MatTraitConst;
+
+use crate::cards::Card;
+use crate::render::geometry::{Pt, quad_contains};
+use crate::vision::activity::{ActivityMap, Look};
+use crate::vision::cards::{CardDetection, Face as SeenFace};
+
+use super::settle::{Change, ChangeKind, Place};
+use super::view::{CardView, Face, TableView};
+
+/// How the tracker judges sightings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackConfig {
+    /// Quiet sightings in a row, in one place, before a card settles there (appears, moves,
+    /// turns).
+    pub quiet_frames: usize,
+    /// Quiet frames in which neither the reader nor the card's look finds a settled card before
+    /// it has left.
+    pub missing_frames: usize,
+    /// Readings of one card (frames, or photos) before it is named.
+    pub min_readings: u32,
+    /// Summed weight of those readings before it is named (a sure reading of a card 120 px long
+    /// or larger weighs about 1).
+    pub min_weight: f32,
+    /// Quiet readings of another card than its name, in a row, after which a named card is
+    /// unnamed (and after twice as many, taken for a new card laid where it lay).
+    pub challenge: usize,
+    /// Each frame is a photo of its own (a folder of photos a second apart).
+    pub stills: bool,
+    /// Every how many frames of the source the cards are read (the tracker is given only
+    /// those): a camera's 30 frames a second are more than a hand moves a card in, and reading
+    /// every one would not keep up on one core.
+    pub stride: u64,
+}
+
+/// Times a second the cards of a video are read.
+const READS_A_SECOND: f64 = 10.0;
+
+impl TrackConfig {
+    /// Cards read about `READS_A_SECOND` times a second, settling after three quiet readings in
+    /// a row; for photos, each photo read and settling alone.
+    pub fn for_fps(fps: f64, stills: bool) -> TrackConfig {
+        if stills {
+            return TrackConfig {
+                quiet_frames: 1,
+                missing_frames: 1,
+                min_readings: 1,
+                min_weight: 0.9,
+                challenge: 1,
+                stills,
+                stride: 1,
+            };
+        }
+        let fps = if fps.is_finite() && fps > 0.0 { fps } else { 30.0 };
+        let stride = (fps / READS_A_SECOND).round().max(1.0) as u64;
+        let quiet_frames = 3;
+        TrackConfig {
+            quiet_frames,
+            missing_frames: quiet_frames,
+            min_readings: quiet_frames as u32,
+            min_weight: 1.0,
+            challenge: quiet_frames,
+            stills,
+            stride,
+        }
+    }
+
+    /// The rate at which the tracker is given frames.
+    pub fn read_rate(&self, fps: f64) -> f64 {
+        fps / self.stride as f64
+    }
+
+    /// Whether the frame numbered `index` (from 0) is read.
+    pub fn reads(&self, index: u64) -> bool {
+        index % self.stride == 0
+    }
+}
+
+/// A card within this many card lengths of a track's place is that track's card.
+const MATCH_LENGTHS: f64 = 0.45;
+/// A card that strays less than this many card lengths from where it lay still is lying still.
+const JITTER_LENGTHS: f64 = 0.08;
+/// A settled card whose still place is this many card lengths from the shown one has moved.
+const MOVE_LENGTHS: f64 = 0.2;
+/// Share of a card's cells that changed lately above which its part of the picture is busy.
+const BUSY_SHARE: f64 = 0.08;
+/// Share of a card's cells coloured like a hand above which a hand lies over it.
+const SKIN_SHARE: f64 = 0.3;
+/// Reading confidence below which a reading is not counted at all.
+const MIN_CONFIDENCE: f32 = 0.5;
+/// A card this many pixels long or longer gives its readings full weight.
+const FULL_WEIGHT_PX: f64 = 110.0;
+
+/// One card seen in one frame, in image pixels.
+#[derive(Clone, Debug)]
+struct Seen {
+    centre: Pt,
+    /// The outline, or a box around the index read when no outline was found.
+    region: [Pt; 4],
+    outline: bool,
+    face: Face,
+    reading: Option<(Card, f32)>,
+    /// The card's length in pixels, if its outline was found.
+    length: Option<f64>,
+}
+
+impl Seen {
+    fn of(d: &CardDetection, scale: f64) -> Option<Seen> {
+        let face = match d.face {
+            SeenFace::Up => Face::Up,
+            SeenFace::Down => Face::Down,
+        };
+        let reading = d.card.filter(|_| face == Face::Up && d.confidence >= MIN_CONFIDENCE).map(|c| (c, d.confidence));
+        if let Some(q) = d.quad {
+            let region = q.map(|[x, y]| Pt::new(f64::from(x), f64::from(y)));
+            let side = |a: usize, b: usize| region[a].distance(region[b]);
+            let length = ((side(0, 1) + side(2, 3)) / 2.0).max((side(1, 2) + side(3, 0)) / 2.0);
+            return Some(Seen { centre: centre(&region), region, outline: true, face, reading, length: Some(length) });
+        }
+        let [x, y, w, h] = d.index_boxes.first()?.map(f64::from);
+        let c = Pt::new(x + w / 2.0, y + h / 2.0);
+        let r = scale * 0.25;
+        let region = [
+            Pt::new(c.x - r, c.y - r),
+            Pt::new(c.x + r, c.y - r),
+            Pt::new(c.x + r, c.y + r),
+            Pt::new(c.x - r, c.y + r),
+        ];
+        Some(Seen { centre: c, region, outline: false, face, reading, length: None })
+    }
+}
+
+fn centre(q: &[Pt; 4]) -> Pt {
+    Pt::new(q.iter().map(|p| p.x).sum::<f64>() / 4.0, q.iter().map(|p| p.y).sum::<f64>() / 4.0)
+}
+
+/// The weight of the readings for one card.
+#[derive(Clone, Copy, Debug)]
+struct Vote {
+    card: Card,
+    weight: f32,
+    count: u32,
+}
+
+/// What the view last showed of a track.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shown {
+    centre: Pt,
+    face: Face,
+    card: Option<Card>,
+}
+
+/// One physical card followed over frames.
+#[derive(Clone, Debug)]
+struct CardTrack {
+    id: u64,
+    region: [Pt; 4],
+    outline: bool,
+    /// Where it has lain still, and for how many quiet sightings in a row.
+    still_at: Pt,
+    quiet: usize,
+    votes: Vec<Vote>,
+    /// The last quiet sightings' faces, and whether each was read.
+    faces: VecDeque<(Face, bool)>,
+    look: Option<Look>,
+    missing: usize,
+    covered: bool,
+    shown: Option<Shown>,
+    /// Another card read where this one lies, and how many quiet sightings in a row.
+    challenger: Option<(Card, usize)>,
+    /// Its place is taken by this track (a card laid over it).
+    under: Option<u64>,
+    /// A hand was over it since it last lay still: another card may lie there now.
+    disturbed: bool,
+    /// It looked otherwise once the hand went: no name until a reading agrees with it again.
+    unconfirmed: bool,
+}
+
+impl CardTrack {
+    fn vote(&mut self, card: Card, weight: f32) {
+        match self.votes.iter_mut().find(|v| v.card == card) {
+            Some(v) => {
+                v.weight += weight;
+                v.count += 1;
+            }
+            None => self.votes.push(Vote { card, weight, count: 1 }),
+        }
+    }
+
+    /// The card the readings agree on: enough of them, heavy enough, and at least four fifths
+    /// of all the weight (a name shown is kept while it holds half of it); none while another
+    /// card is being read where it lies.
+    fn name(&self, config: &TrackConfig) -> Option<(Card, f32)> {
+        if self.unconfirmed || self.challenger.is_some_and(|(_, n)| n >= config.challenge) {
+            return None;
+        }
+        let total: f32 = self.votes.iter().map(|v| v.weight).sum();
+        let top = self.votes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight))?;
+        let kept = self.shown.is_some_and(|s| s.card == Some(top.card));
+        let share = if kept { 0.5 } else { 0.8 };
+        (top.count >= config.min_readings && top.weight >= config.min_weight && top.weight >= share * total)
+            .then_some((top.card, top.weight))
+    }
+
+    /// Face up when any of the last quiet sightings was read (a reading is a face), or when most
+    /// of them were called face up; face down when most were called down and none was read.
+    fn face(&self, config: &TrackConfig) -> Face {
+        let recent: Vec<&(Face, bool)> = self.faces.iter().rev().take(config.quiet_frames).collect();
+        if recent.iter().any(|(_, read)| *read) {
+            return Face::Up;
+        }
+        let down = recent.iter().filter(|(f, _)| *f == Face::Down).count();
+        if down * 2 > recent.len() { Face::Down } else { Face::Up }
+    }
+}
+
+/// Follows the cards of a table in image pixels.
+pub struct CardTracker {
+    config: TrackConfig,
+    activity: ActivityMap,
+    tracks: Vec<CardTrack>,
+    next_id: u64,
+    /// A card's length in pixels, learnt from the outlines found.
+    scale: Option<f64>,
+}
+
+impl CardTracker {
+    /// A tracker for a source of `fps` frames a second: every frame is given to `observe` or,
+    /// where `config.reads` it, to `push` with the cards read in it.
+    pub fn new(config: TrackConfig, fps: f64) -> CardTracker {
+        let activity = ActivityMap::new(fps, config.stills);
+        CardTracker { config, activity, tracks: Vec::new(), next_id: 1, scale: None }
+    }
+
+    pub fn config(&self) -> &TrackConfig {
+        &self.config
+    }
+
+    /// Where the picture is busy, as measured with the last frame.
+    pub fn activity(&self) -> &ActivityMap {
+        &self.activity
+    }
+
+    /// Takes a frame whose cards are not read: where the picture moves.
+    pub fn observe(&mut self, frame: &Mat) -> opencv::Result<()> {
+        self.activity.measure(frame)
+    }
+
+    /// Takes one frame and the reader's detections in it; returns what changed in the view.
+    pub fn push(&mut self, frame: &Mat, detections: &[CardDetection]) -> opencv::Result<Vec<Change>> {
+        self.activity.measure(frame)?;
+        let fallback = f64::from(frame.cols().max(frame.rows())) / 8.0;
+        let scale = self.scale.unwrap_or(fallback);
+        let mut seen: Vec<Seen> = detections.iter().filter_map(|d| Seen::of(d, scale)).collect();
+        // An index read apart inside another card's outline is that card's own corner (its
+        // outline's reading stands) or a neighbour's half-hidden one: no card of its own.
+        let outlines: Vec<[Pt; 4]> = seen.iter().filter(|s| s.outline).map(|s| s.region).collect();
+        seen.retain(|s| s.outline || !outlines.iter().any(|o| quad_contains(o, s.centre)));
+        self.learn_scale(&seen);
+        let scale = self.scale.unwrap_or(fallback);
+        let matched = self.match_seen(&seen, scale);
+        let mut fresh = Vec::new();
+        for (s, m) in seen.iter().zip(&matched) {
+            match m {
+                Some(t) => self.sighted(*t, s, frame, scale)?,
+                None => fresh.push(s.clone()),
+            }
+        }
+        let sighted: Vec<bool> = (0..self.tracks.len()).map(|t| matched.contains(&Some(t))).collect();
+        let mut changes = Vec::new();
+        for (t, was_seen) in sighted.into_iter().enumerate().rev() {
+            if !was_seen {
+                self.unseen(t, frame, &mut changes)?;
+            }
+        }
+        for s in fresh {
+            self.start(s, frame, scale)?;
+        }
+        self.split_challenged(&mut changes);
+        self.settle(scale, &mut changes);
+        Ok(changes)
+    }
+
+    /// The settled view: every card shown, covered ones included, loose in image pixels, in
+    /// the order the tracks began.
+    pub fn view(&self) -> TableView {
+        TableView { loose: self.shown().map(|(_, c)| c).collect(), ..TableView::default() }
+    }
+
+    /// The shown tracks with their views, in order.
+    fn shown(&self) -> impl Iterator<Item = (u64, CardView)> + '_ {
+        self.tracks.iter().filter_map(|t| {
+            let s = t.shown?;
+            Some((t.id, CardView { face: s.face, card: s.card, centre: s.centre }))
+        })
+    }
+
+    /// Learns a card's length from the outlines of this frame (their median), slowly.
+    fn learn_scale(&mut self, seen: &[Seen]) {
+        let mut lengths: Vec<f64> = seen.iter().filter_map(|s| s.length).collect();
+        if lengths.is_empty() {
+            return;
+        }
+        lengths.sort_by(f64::total_cmp);
+        let median = lengths[lengths.len() / 2];
+        self.scale = Some(match self.scale {
+            Some(old) => old * 0.9 + median * 0.1,
+            None => median,
+        });
+    }
+
+    /// Each sighting's track: nearest first, within `MATCH_LENGTHS` of a card's length, or
+    /// an index read inside a track's outline. Cards lying under another are not matched.
+    fn match_seen(&self, seen: &[Seen], scale: f64) -> Vec<Option<usize>> {
+        let mut pairs = Vec::new();
+        for (i, s) in seen.iter().enumerate() {
+            for (t, track) in self.tracks.iter().enumerate() {
+                if track.under.is_some() {
+                    continue;
+                }
+                let d = s.centre.distance(centre(&track.region));
+                let inside = !s.outline && track.outline && quad_contains(&track.region, s.centre);
+                if d < MATCH_LENGTHS * scale || inside {
+                    pairs.push((if inside { d.min(MATCH_LENGTHS * scale * 0.5) } else { d }, i, t));
+                }
+            }
+        }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut out = vec![None; seen.len()];
+        let mut taken = vec![false; self.tracks.len()];
+        for (_, i, t) in pairs {
+            if out[i].is_none() && !taken[t] {
+                out[i] = Some(t);
+                taken[t] = true;
+            }
+        }
+        out
+    }
+
+    /// Whether `region`'s part of the picture is busy: changed lately, or under a hand.
+    fn busy(&self, region: &[Pt; 4]) -> bool {
+        self.activity.busy_share(region) > BUSY_SHARE || self.activity.skin_share(region) > SKIN_SHARE
+    }
+
+    /// Whether `region`'s part of the picture changed lately (a hand over a card that is still
+    /// read does not stop it settling).
+    fn moving(&self, region: &[Pt; 4]) -> bool {
+        self.activity.busy_share(region) > BUSY_SHARE
+    }
+
+    fn sighted(&mut self, t: usize, s: &Seen, frame: &Mat, scale: f64) -> opencv::Result<()> {
+        let moving = self.moving(&s.region);
+        let config = self.config.clone();
+        let track = &mut self.tracks[t];
+        track.missing = 0;
+        track.covered = false;
+        // An index read inside the outline known is the same card lying where it lay.
+        let centre_now = if !s.outline && track.outline { track.still_at } else { s.centre };
+        if s.outline || !track.outline {
+            track.region = s.region;
+            track.outline = s.outline;
+        }
+        if moving {
+            track.quiet = 0;
+            track.disturbed = true;
+            track.still_at = centre_now;
+            return Ok(());
+        }
+        if track.quiet > 0 && centre_now.distance(track.still_at) < JITTER_LENGTHS * scale {
+            let k = track.quiet as f64;
+            track.still_at = Pt::new(
+                (track.still_at.x * k + centre_now.x) / (k + 1.0),
+                (track.still_at.y * k + centre_now.y) / (k + 1.0),
+            );
+            track.quiet += 1;
+        } else {
+            track.still_at = centre_now;
+            track.quiet = 1;
+        }
+        track.faces.push_back((s.face, s.reading.is_some()));
+        while track.faces.len() > config.quiet_frames.max(1) * 3 {
+            track.faces.pop_front();
+        }
+        if let Some((card, confidence)) = s.reading {
+            let size = s.length.unwrap_or(scale);
+            let weight = confidence * (size / FULL_WEIGHT_PX).min(1.0) as f32;
+            let named = track.shown.and_then(|sh| sh.card);
+            match named {
+                Some(name) if name != card => {
+                    let n = match track.challenger {
+                        Some((c, n)) if c == card => n + 1,
+                        _ => 1,
+                    };
+                    track.challenger = Some((card, n));
+                }
+                _ => {
+                    track.challenger = None;
+                    track.vote(card, weight);
+                    let top = track.votes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|v| v.card);
+                    if top == Some(card) {
+                        track.unconfirmed = false;
+                    }
+                }
+            }
+        }
+        if track.quiet >= config.quiet_frames {
+            let look = Look::of(frame, &track.region)?;
+            // Still again after a hand was over it, and looking otherwise: a hand may have
+            // swapped the card, so the name waits for a fresh reading to agree with it.
+            if track.disturbed && track.look.as_ref().is_some_and(|was| !was.same(&look)) {
+                track.unconfirmed = true;
+            }
+            track.disturbed = false;
+            track.look = Some(look);
+        }
+        Ok(())
+    }
+
+    /// A track no card of this frame matched: covered where the picture is busy, still there
+    /// where its look is unchanged, else missing (and gone after `missing_frames`).
+    fn unseen(&mut self, t: usize, frame: &Mat, changes: &mut Vec<Change>) -> opencv::Result<()> {
+        let region = self.tracks[t].region;
+        if self.tracks[t].under.is_some() {
+            return Ok(());
+        }
+        if self.busy(&region) {
+            let track = &mut self.tracks[t];
+            track.quiet = 0;
+            track.disturbed = true;
+            if !track.covered && track.shown.is_some() {
+                track.covered = true;
+                changes.push(self.change(t, ChangeKind::Covered));
+            }
+            return Ok(());
+        }
+        let look = match (&self.tracks[t].look, self.tracks[t].shown) {
+            (Some(_), Some(_)) => Some(Look::of(frame, &region)?),
+            _ => None,
+        };
+        let track = &mut self.tracks[t];
+        if let (Some(was), Some(now)) = (&track.look, &look)
+            && was.same(now)
+        {
+            track.missing = 0;
+            return Ok(());
+        }
+        track.missing += 1;
+        let limit = if track.shown.is_some() { self.config.missing_frames } else { 1 };
+        if track.missing >= limit {
+            if track.shown.is_some() {
+                changes.push(self.change(t, ChangeKind::Left));
+            }
+            let id = self.tracks[t].id;
+            self.tracks.remove(t);
+            // What lay under it shows again.
+            for other in &mut self.tracks {
+                if other.under == Some(id) {
+                    other.under = None;
+                    other.missing = 0;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, s: Seen, frame: &Mat, scale: f64) -> opencv::Result<()> {
+        let track = CardTrack {
+            id: self.next_id,
+            region: s.region,
+            outline: s.outline,
+            still_at: s.centre,
+            quiet: 0,
+            votes: Vec::new(),
+            faces: VecDeque::new(),
+            look: None,
+            missing: 0,
+            covered: false,
+            shown: None,
+            challenger: None,
+            under: None,
+            disturbed: false,
+            unconfirmed: false,
+        };
+        self.next_id += 1;
+        self.tracks.push(track);
+        let t = self.tracks.len() - 1;
+        self.sighted(t, &s, frame, scale)
+    }
+
+    /// A named card read as another card, quiet sighting after quiet sighting, is a new card
+    /// laid where it lay: the old one is covered, the new one followed from here.
+    fn split_challenged(&mut self, changes: &mut Vec<Change>) {
+        for t in 0..self.tracks.len() {
+            let Some((card, n)) = self.tracks[t].challenger else { continue };
+            if n < self.config.challenge * 2 {
+                continue;
+            }
+            let new_id = self.next_id;
+            self.next_id += 1;
+            let old = &mut self.tracks[t];
+            let mut top = old.clone();
+            old.challenger = None;
+            old.under = Some(new_id);
+            old.quiet = 0;
+            if old.shown.is_some() {
+                changes.push(self.change(t, ChangeKind::Covered));
+            }
+            top.id = new_id;
+            top.votes = vec![Vote { card, weight: 1.0, count: n as u32 }];
+            top.challenger = None;
+            top.shown = None;
+            top.look = None;
+            self.tracks.push(top);
+        }
+    }
+
+    /// Every track quiet long enough in one place takes its place, face and name in the view;
+    /// what differs from the view shown is a change. Each card of the deck is named once: of two
+    /// tracks read as one card the one read more surely keeps the name.
+    fn settle(&mut self, scale: f64, changes: &mut Vec<Change>) {
+        let names: Vec<Option<(Card, f32)>> = self.tracks.iter().map(|t| t.name(&self.config)).collect();
+        // The track that shows a name keeps it while its own readings hold it; between two
+        // new claims the surer wins.
+        let holds = |j: usize, card: Card| self.tracks[j].shown.is_some_and(|s| s.card == Some(card));
+        let beats = |j: usize, wj: f32, i: usize, wi: f32, card: Card| match (holds(j, card), holds(i, card)) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => wj > wi || (wj == wi && j < i),
+        };
+        let unique: Vec<Option<Card>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let (card, weight) = (*n)?;
+                let rival = names
+                    .iter()
+                    .enumerate()
+                    .any(|(j, m)| j != i && m.is_some_and(|(c, w)| c == card && beats(j, w, i, weight, card)));
+                (!rival).then_some(card)
+            })
+            .collect();
+        for t in 0..self.tracks.len() {
+            let track = &self.tracks[t];
+            if track.under.is_some() {
+                continue;
+            }
+            let name = unique[t];
+            if track.quiet < self.config.quiet_frames {
+                // A card not lying still keeps its place and face, but loses a name another
+                // track took or a challenge put in doubt.
+                if let Some(shown) = track.shown
+                    && shown.card.is_some()
+                    && shown.card != name
+                    && name.is_none()
+                    && (track.challenger.is_some_and(|(_, n)| n >= self.config.challenge) || names[t].is_some())
+                {
+                    self.tracks[t].shown = Some(Shown { card: None, ..shown });
+                    changes.push(self.change(t, ChangeKind::Named));
+                }
+                continue;
+            }
+            let now = Shown { centre: track.still_at, face: track.face(&self.config), card: name };
+            let Some(was) = track.shown else {
+                self.tracks[t].shown = Some(now);
+                changes.push(self.change(t, ChangeKind::Appeared));
+                continue;
+            };
+            let moved = now.centre.distance(was.centre) > MOVE_LENGTHS * scale;
+            let centre = if moved { now.centre } else { was.centre };
+            // A card turned face down keeps the name it was seen with.
+            let card =
+                if now.face == Face::Down && was.face == Face::Up && now.card.is_none() { was.card } else { now.card };
+            self.tracks[t].shown = Some(Shown { centre, face: now.face, card });
+            if moved {
+                changes.push(self.change(t, ChangeKind::Moved));
+            }
+            if now.face != was.face {
+                changes.push(self.change(t, ChangeKind::Turned));
+            }
+            if card != was.card {
+                changes.push(self.change(t, ChangeKind::Named));
+            }
+        }
+    }
+
+    /// A change of track `t` as the view now shows it.
+    fn change(&self, t: usize, kind: ChangeKind) -> Change {
+        let track = &self.tracks[t];
+        let shown = track.shown.unwrap_or(Shown { centre: track.still_at, face: Face::Up, card: None });
+        let index = self.shown().position(|(id, _)| id == track.id).unwrap_or(0);
+        Change {
+            kind,
+            track: track.id,
+            place: Place::Loose { index },
+            card: CardView { face: shown.face, card: shown.card, centre: shown.centre },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use opencv::core::{self, Rect, Scalar};
+    use opencv::imgproc;
+
+    use super::*;
+
+    const FELT: [f64; 3] = [60.0, 90.0, 30.0];
+    const SKIN: [f64; 3] = [150.0, 175.0, 225.0];
+
+    fn card(code: &str) -> Card {
+        code.parse().unwrap()
+    }
+
+    /// A 1280×720 felt table with a white card (90×130 px) at each of `cards` (top-left corners)
+    /// and a hand-coloured block over `hand`.
+    fn frame(cards: &[(i32, i32)], hand: Option<Rect>) -> Mat {
+        let scalar = |c: [f64; 3]| Scalar::new(c[0], c[1], c[2], 0.0);
+        let mut m = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, scalar(FELT)).unwrap();
+        for &(x, y) in cards {
+            imgproc::rectangle(&mut m, Rect::new(x, y, 90, 130), scalar([235.0; 3]), -1, imgproc::LINE_8, 0).unwrap();
+            let pip = Rect::new(x + 8, y + 8, 14, 24);
+            imgproc::rectangle(&mut m, pip, scalar([30.0, 30.0, 200.0]), -1, imgproc::LINE_8, 0).unwrap();
+        }
+        if let Some(h) = hand {
+            imgproc::rectangle(&mut m, h, scalar(SKIN), -1, imgproc::LINE_8, 0).unwrap();
+        }
+        m
+    }
+
+    fn seen(code: Option<&str>, x: i32, y: i32, confidence: f32) -> CardDetection {
+        let (x, y) = (x as f32, y as f32);
+        CardDetection {
+            card: code.map(card),
+            face: SeenFace::Up,
+            confidence,
+            quad: Some([[x, y], [x + 90.0, y], [x + 90.0, y + 130.0], [x, y + 130.0]]),
+            index_boxes: Vec::new(),
+        }
+    }
+
+    fn tracker() -> CardTracker {
+        CardTracker::new(TrackConfig { stride: 1, ..TrackConfig::for_fps(10.0, false) }, 10.0)
+    }
+
+    /// Feeds the same frame and detections `n` times; returns every change.
+    fn feed(t: &mut CardTracker, m: &Mat, d: &[CardDetection], n: usize) -> Vec<Change> {
+        (0..n).flat_map(|_| t.push(m, d).unwrap()).collect()
+    }
+
+    fn kinds(changes: &[Change]) -> Vec<ChangeKind> {
+        changes.iter().map(|c| c.kind).collect()
+    }
+
+    #[test]
+    fn a_card_settles_named_while_a_hand_moves_elsewhere() {
+        let mut t = tracker();
+        let mut changes = Vec::new();
+        for k in 0..8 {
+            // A hand sweeps across the far side of the table the whole time.
+            let hand = Rect::new(700 + 40 * (k % 4), 200, 250, 200);
+            changes.extend(t.push(&frame(&[(200, 300)], Some(hand)), &[seen(Some("7S"), 200, 300, 0.9)]).unwrap());
+        }
+        assert_eq!(kinds(&changes), vec![ChangeKind::Appeared]);
+        assert_eq!(t.view().loose[0].card, Some(card("7S")));
+    }
+
+    #[test]
+    fn a_card_under_a_resting_hand_is_covered_and_keeps_its_name() {
+        let mut t = tracker();
+        let table = frame(&[(200, 300)], None);
+        feed(&mut t, &table, &[seen(Some("QD"), 200, 300, 0.9)], 5);
+        let hand = frame(&[(200, 300)], Some(Rect::new(170, 280, 160, 180)));
+        let changes = feed(&mut t, &hand, &[], 30);
+        assert_eq!(kinds(&changes), vec![ChangeKind::Covered], "covered once, never left");
+        assert_eq!(t.view().loose[0].card, Some(card("QD")));
+        let back = feed(&mut t, &table, &[seen(Some("QD"), 201, 300, 0.9)], 8);
+        assert!(back.is_empty(), "the hand went and nothing changed: {back:?}");
+    }
+
+    #[test]
+    fn one_misread_frame_never_names_nor_renames_a_card() {
+        let mut t = tracker();
+        let m = frame(&[(200, 300)], None);
+        let mut changes = Vec::new();
+        for k in 0..20 {
+            let code = if k % 7 == 3 { "7C" } else { "7S" };
+            changes.extend(t.push(&m, &[seen(Some(code), 200, 300, 0.9)]).unwrap());
+        }
+        assert_eq!(kinds(&changes), vec![ChangeKind::Appeared]);
+        assert_eq!(changes[0].card.card, Some(card("7S")));
+        // A card read once as the 9H and otherwise never read is not named.
+        let mut t = tracker();
+        let mut changes = Vec::new();
+        for k in 0..20 {
+            let code = (k == 2).then_some("9H");
+            changes.extend(t.push(&m, &[seen(code, 200, 300, 0.95)]).unwrap());
+        }
+        assert!(changes.iter().all(|c| c.card.card.is_none()), "{changes:?}");
+    }
+
+    #[test]
+    fn a_card_taken_away_leaves_and_one_the_reader_misses_stays() {
+        let mut t = tracker();
+        let both = frame(&[(200, 300), (600, 300)], None);
+        let read = [seen(Some("2H"), 200, 300, 0.9), seen(Some("9C"), 600, 300, 0.9)];
+        feed(&mut t, &both, &read, 5);
+        // The reader misses the 9C for a while: its look is unchanged, it stays.
+        assert!(feed(&mut t, &both, &read[..1], 10).is_empty());
+        // The 2H is taken away: the picture changes there for a moment (covered), then shows
+        // bare table where it lay.
+        let one = frame(&[(600, 300)], None);
+        let changes = feed(&mut t, &one, &read[1..], 10);
+        assert_eq!(kinds(&changes).last(), Some(&ChangeKind::Left));
+        assert!(changes.iter().all(|c| c.card.card == Some(card("2H"))));
+        assert_eq!(t.view().loose.len(), 1);
+    }
+
+    #[test]
+    fn each_card_is_named_once() {
+        let mut t = tracker();
+        let m = frame(&[(200, 300), (600, 300)], None);
+        feed(&mut t, &m, &[seen(Some("5D"), 200, 300, 0.95), seen(Some("5D"), 600, 300, 0.7)], 6);
+        let names: Vec<Option<Card>> = t.view().loose.iter().map(|c| c.card).collect();
+        assert_eq!(names, vec![Some(card("5D")), None]);
+    }
+
+    #[test]
+    fn a_card_read_while_called_face_down_is_face_up() {
+        let mut t = tracker();
+        let m = frame(&[(200, 300)], None);
+        let mut down = seen(None, 200, 300, 0.7);
+        down.face = SeenFace::Down;
+        for k in 0..12 {
+            let d = if k % 3 == 0 { seen(Some("QD"), 200, 300, 0.9) } else { down.clone() };
+            t.push(&m, &[d]).unwrap();
+        }
+        assert_eq!(t.view().loose[0].face, Face::Up);
+    }
+}

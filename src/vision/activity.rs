@@ -1,0 +1,281 @@
+//! Where the picture is busy: each frame's small grey copy is compared with the last one cell by
+//! cell, and each cell remembers when it last changed; cells coloured like skin and unlike the
+//! table mark a hand that rests without moving. The table is judged place by place from this: a
+//! card in a quiet part of the picture is read and settles while hands work elsewhere, and a card
+//! under a busy part is covered, neither gone nor moved.
+
+use opencv::core::{self, Mat, Size};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+use crate::render::geometry::Pt;
+
+/// Cells along the picture's longer side: a hand spans tens of them, a card several.
+const CELLS_LONG: i32 = 160;
+/// Grey levels a cell must change by to count as changed: sensor noise, averaged over the
+/// pixels a cell holds, stays well under it.
+const CELL_CHANGE: i32 = 12;
+/// Seconds a cell stays busy after it last changed: a hand slows down before it leaves, and a
+/// card let go settles for a moment.
+const BUSY_SECS: f64 = 0.25;
+/// BGR distance from the table's colour beyond which a skin-coloured cell is no part of a
+/// wooden or skin-toned table.
+const UNLIKE_TABLE: i32 = 45;
+
+/// The activity of the picture, cell by cell, updated once a frame.
+#[derive(Clone, Default)]
+pub struct ActivityMap {
+    size: Size,
+    /// Image pixels per cell, across and down.
+    cell: (f64, f64),
+    previous: Option<Vec<u8>>,
+    /// For each cell, the frame (counted from 1) in which it last changed; 0 never.
+    changed_at: Vec<u64>,
+    skin: Vec<bool>,
+    frame: u64,
+    /// Frames a cell stays busy after it changed.
+    hold: u64,
+    /// Cells that changed in the last frame.
+    changed_now: usize,
+    /// Each frame is a photo of its own: nothing is compared with the last one.
+    stills: bool,
+}
+
+impl ActivityMap {
+    /// A map for frames arriving at `fps`; `stills`: each frame is a separate photo (a folder),
+    /// so only a hand's colour tells where the table is busy.
+    pub fn new(fps: f64, stills: bool) -> ActivityMap {
+        let fps = if fps.is_finite() && fps > 0.0 { fps } else { 30.0 };
+        ActivityMap { hold: (BUSY_SECS * fps).ceil().max(2.0) as u64, stills, ..ActivityMap::default() }
+    }
+
+    /// Measures a BGR frame against the last one.
+    pub fn measure(&mut self, frame: &Mat) -> opencv::Result<()> {
+        let (w, h) = (frame.cols(), frame.rows());
+        let long = w.max(h).max(1);
+        let size = Size::new((w * CELLS_LONG / long).max(1), (h * CELLS_LONG / long).max(1));
+        if size != self.size {
+            *self = ActivityMap { size, hold: self.hold, stills: self.stills, ..ActivityMap::default() };
+            self.changed_at = vec![0; (size.width * size.height) as usize];
+        }
+        self.cell = (f64::from(w) / f64::from(size.width), f64::from(h) / f64::from(size.height));
+        self.frame += 1;
+        let mut small = Mat::default();
+        imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+        let mut grey = Mat::default();
+        imgproc::cvt_color_def(&small, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+        let grey = grey.data_bytes()?.to_vec();
+        self.changed_now = 0;
+        if !self.stills
+            && let Some(previous) = &self.previous
+        {
+            for (k, (a, b)) in grey.iter().zip(previous).enumerate() {
+                if (i32::from(*a) - i32::from(*b)).abs() > CELL_CHANGE {
+                    self.changed_at[k] = self.frame;
+                    self.changed_now += 1;
+                }
+            }
+        }
+        self.previous = Some(grey);
+        let mut ycrcb = Mat::default();
+        imgproc::cvt_color_def(&small, &mut ycrcb, imgproc::COLOR_BGR2YCrCb)?;
+        self.skin = skin_cells(small.data_bytes()?, ycrcb.data_bytes()?);
+        Ok(())
+    }
+
+    /// Whether no cell changed in the last frame (always false for the first frame of a video).
+    pub fn still(&self) -> bool {
+        !self.stills && self.frame > 1 && self.changed_now == 0
+    }
+
+    /// The share of the cells under `region` (image pixels) that changed lately.
+    pub fn busy_share(&self, region: &[Pt; 4]) -> f64 {
+        if self.stills {
+            return 0.0;
+        }
+        self.share(region, |k| self.changed_at[k] > 0 && self.frame - self.changed_at[k] < self.hold)
+    }
+
+    /// The share of the cells under `region` coloured like skin and unlike the table.
+    pub fn skin_share(&self, region: &[Pt; 4]) -> f64 {
+        self.share(region, |k| self.skin.get(k).copied().unwrap_or(false))
+    }
+
+    /// The share of the cells in `region`'s bounding box, shrunk by a cell, for which `set`
+    /// holds.
+    fn share(&self, region: &[Pt; 4], set: impl Fn(usize) -> bool) -> f64 {
+        if self.size.width == 0 {
+            return 0.0;
+        }
+        let (cw, ch) = self.cell;
+        let min = |f: fn(&Pt) -> f64| region.iter().map(f).fold(f64::INFINITY, f64::min);
+        let max = |f: fn(&Pt) -> f64| region.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+        let clamp = |v: f64, n: i32| (v.floor() as i64).clamp(0, i64::from(n) - 1) as usize;
+        let (x0, x1) =
+            (clamp(min(|p| p.x) / cw + 1.0, self.size.width), clamp(max(|p| p.x) / cw - 1.0, self.size.width));
+        let (y0, y1) =
+            (clamp(min(|p| p.y) / ch + 1.0, self.size.height), clamp(max(|p| p.y) / ch - 1.0, self.size.height));
+        let width = self.size.width as usize;
+        let (mut all, mut hits) = (0usize, 0usize);
+        for y in y0..=y1.max(y0) {
+            for x in x0..=x1.max(x0) {
+                all += 1;
+                hits += usize::from(set(y * width + x));
+            }
+        }
+        hits as f64 / all.max(1) as f64
+    }
+}
+
+/// For each cell (BGR and the same in YCrCb): in the usual skin cluster of Cr and Cb, and farther
+/// than `UNLIKE_TABLE` from the picture's median colour, the table's (it fills most of it).
+fn skin_cells(bgr: &[u8], ycrcb: &[u8]) -> Vec<bool> {
+    let table = median_colour(bgr);
+    let skin = |p: &[u8]| (40..=250).contains(&p[0]) && (135..=175).contains(&p[1]) && (85..=130).contains(&p[2]);
+    let unlike =
+        |p: &[u8]| (0..3).map(|c| (i32::from(p[c]) - table[c]).pow(2)).sum::<i32>() > UNLIKE_TABLE * UNLIKE_TABLE;
+    bgr.chunks_exact(3).zip(ycrcb.chunks_exact(3)).map(|(b, y)| skin(y) && unlike(b)).collect()
+}
+
+/// The median of each channel of packed BGR pixels.
+pub fn median_colour(bgr: &[u8]) -> [i32; 3] {
+    let pixels = bgr.len() / 3;
+    let mut histograms = [[0u32; 256]; 3];
+    for px in bgr.chunks_exact(3) {
+        for (c, histogram) in histograms.iter_mut().enumerate() {
+            histogram[usize::from(px[c])] += 1;
+        }
+    }
+    histograms.map(|h| {
+        let mut seen = 0;
+        h.iter()
+            .position(|&n| {
+                seen += n;
+                seen as usize * 2 > pixels
+            })
+            .unwrap_or(0) as i32
+    })
+}
+
+/// A card's look, to tell whether it still lies where it lay when the reader misses it: the
+/// region warped to a small grey patch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look(Vec<u8>);
+
+/// The patch a look is taken at: small enough to ignore a card's print, large enough to see a
+/// hand or bare table where the card was.
+const LOOK: Size = Size { width: 12, height: 16 };
+/// How far in from its outline a card's look is taken, as a share of the way to its centre.
+const INSET: f64 = 0.15;
+/// Mean grey difference, once each look's own mean is taken away, under which two looks show the
+/// same thing: a camera's exposure moves the whole patch together.
+const SAME_PATTERN: f64 = 18.0;
+/// Difference of the two looks' means under which they may be the same card: more is a card
+/// taken away from a table unlike it, or put there.
+const SAME_MEAN: f64 = 40.0;
+
+impl Look {
+    /// The look of `region` (image pixels, clockwise) in a BGR frame, its short side across
+    /// (an outline may start at any corner).
+    pub fn of(frame: &Mat, region: &[Pt; 4]) -> opencv::Result<Look> {
+        let turn = usize::from(region[0].distance(region[1]) > region[1].distance(region[2]));
+        // A little inside the outline: the outline found moves by a pixel or two from frame to
+        // frame, and the table beside a card's edge would weigh in.
+        let c = Pt::new(region.iter().map(|p| p.x).sum::<f64>() / 4.0, region.iter().map(|p| p.y).sum::<f64>() / 4.0);
+        let from: core::Vector<core::Point2f> = (0..4)
+            .map(|k| region[(k + turn) % 4].lerp(c, INSET))
+            .map(|p| core::Point2f::new(p.x as f32, p.y as f32))
+            .collect();
+        let (w, h) = (LOOK.width as f32, LOOK.height as f32);
+        let to: core::Vector<core::Point2f> =
+            [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].iter().map(|&(x, y)| core::Point2f::new(x, y)).collect();
+        let m = imgproc::get_perspective_transform(&from, &to, core::DECOMP_LU)?;
+        let mut patch = Mat::default();
+        imgproc::warp_perspective(
+            frame,
+            &mut patch,
+            &m,
+            LOOK,
+            imgproc::INTER_AREA,
+            core::BORDER_REPLICATE,
+            core::Scalar::default(),
+        )?;
+        let mut grey = Mat::default();
+        imgproc::cvt_color_def(&patch, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+        Ok(Look(grey.data_bytes()?.to_vec()))
+    }
+
+    fn mean(&self) -> f64 {
+        self.0.iter().map(|&v| f64::from(v)).sum::<f64>() / self.0.len().max(1) as f64
+    }
+
+    /// Whether `other` shows the same thing, lying still (under the same light or a little
+    /// brighter or darker), either way round.
+    pub fn same(&self, other: &Look) -> bool {
+        let (a, b) = (self.mean(), other.mean());
+        let n = self.0.len().max(1) as f64;
+        let pattern = |theirs: &mut dyn Iterator<Item = &u8>| -> f64 {
+            self.0.iter().zip(theirs).map(|(x, y)| ((f64::from(*x) - a) - (f64::from(*y) - b)).abs()).sum::<f64>() / n
+        };
+        let least = pattern(&mut other.0.iter()).min(pattern(&mut other.0.iter().rev()));
+        (a - b).abs() < SAME_MEAN && least < SAME_PATTERN
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(colour: [f64; 3]) -> Mat {
+        let s = core::Scalar::new(colour[0], colour[1], colour[2], 0.0);
+        Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, s).unwrap()
+    }
+
+    fn rect(x: f64, y: f64, w: f64, h: f64) -> [Pt; 4] {
+        [Pt::new(x, y), Pt::new(x + w, y), Pt::new(x + w, y + h), Pt::new(x, y + h)]
+    }
+
+    fn paint(m: &mut Mat, r: core::Rect, colour: [f64; 3]) {
+        let s = core::Scalar::new(colour[0], colour[1], colour[2], 0.0);
+        imgproc::rectangle(m, r, s, -1, imgproc::LINE_8, 0).unwrap();
+    }
+
+    #[test]
+    fn a_moving_hand_makes_its_part_busy_and_leaves_the_rest_quiet() {
+        let felt = [60.0, 90.0, 30.0];
+        let mut map = ActivityMap::new(30.0, false);
+        map.measure(&frame(felt)).unwrap();
+        for k in 0..5 {
+            let mut f = frame(felt);
+            paint(&mut f, core::Rect::new(100 + 20 * k, 100, 200, 150), [150.0, 175.0, 225.0]);
+            map.measure(&f).unwrap();
+        }
+        assert!(map.busy_share(&rect(150.0, 120.0, 100.0, 100.0)) > 0.2, "under the hand");
+        assert_eq!(map.busy_share(&rect(900.0, 400.0, 100.0, 140.0)), 0.0, "far from the hand");
+        assert!(map.skin_share(&rect(220.0, 120.0, 60.0, 100.0)) > 0.9, "the hand's colour");
+        assert_eq!(map.skin_share(&rect(900.0, 400.0, 100.0, 140.0)), 0.0);
+        // Still for a while: nothing is busy any more, the hand's colour stays.
+        let mut f = frame(felt);
+        paint(&mut f, core::Rect::new(180, 100, 200, 150), [150.0, 175.0, 225.0]);
+        for _ in 0..10 {
+            map.measure(&f).unwrap();
+        }
+        assert!(map.still());
+        assert_eq!(map.busy_share(&rect(150.0, 120.0, 100.0, 100.0)), 0.0);
+        assert!(map.skin_share(&rect(220.0, 120.0, 60.0, 100.0)) > 0.9);
+    }
+
+    #[test]
+    fn a_card_s_look_stays_the_same_until_something_lies_over_it() {
+        let mut f = frame([60.0, 90.0, 30.0]);
+        paint(&mut f, core::Rect::new(500, 300, 90, 130), [240.0, 240.0, 240.0]);
+        paint(&mut f, core::Rect::new(510, 310, 12, 20), [20.0, 20.0, 200.0]);
+        let card = rect(500.0, 300.0, 90.0, 130.0);
+        let look = Look::of(&f, &card).unwrap();
+        assert!(look.same(&Look::of(&f, &card).unwrap()));
+        paint(&mut f, core::Rect::new(480, 320, 120, 100), [150.0, 175.0, 225.0]);
+        assert!(!look.same(&Look::of(&f, &card).unwrap()), "a hand over it");
+        let bare = frame([60.0, 90.0, 30.0]);
+        assert!(!look.same(&Look::of(&bare, &card).unwrap()), "taken away");
+    }
+}
