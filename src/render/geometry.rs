@@ -4,7 +4,7 @@
 use opencv::core::{Mat, Point2f};
 
 /// A point in some plane (table millimetres, card pixels or image pixels).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pt {
     pub x: f64,
     pub y: f64,

@@ -88,6 +88,8 @@ impl TrackConfig {
 
 /// A card within this many card lengths of a track's place is that track's card.
 const MATCH_LENGTHS: f64 = 0.45;
+/// The two index corners of a card lie about a card's length apart, diagonally.
+const OTHER_CORNER: f64 = 1.15;
 /// A card that strays less than this many card lengths from where it lay still is lying still.
 const JITTER_LENGTHS: f64 = 0.08;
 /// A settled card whose still place is this many card lengths from the shown one has moved.
@@ -187,6 +189,21 @@ struct CardTrack {
 }
 
 impl CardTrack {
+    /// The card most of the readings' weight names, if any.
+    fn leading(&self) -> Option<Card> {
+        self.votes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|v| v.card)
+    }
+
+    /// Whether `s`, an index read without its outline `d` pixels from this track (itself
+    /// followed by its indices alone), is the card's other corner: read as the card it is
+    /// read as, about a card's length away.
+    fn other_corner(&self, s: &Seen, d: f64, scale: f64) -> bool {
+        !s.outline
+            && !self.outline
+            && s.reading.is_some_and(|(c, _)| Some(c) == self.leading())
+            && d < OTHER_CORNER * scale
+    }
+
     fn vote(&mut self, card: Card, weight: f32) {
         match self.votes.iter_mut().find(|v| v.card == card) {
             Some(v) => {
@@ -253,12 +270,31 @@ impl CardTracker {
 
     /// Takes a frame whose cards are not read: where the picture moves.
     pub fn observe(&mut self, frame: &Mat) -> opencv::Result<()> {
-        self.activity.measure(frame)
+        self.activity.measure(frame)?;
+        self.follow_camera();
+        Ok(())
+    }
+
+    /// The camera drifted: every card seen moves with the picture (no card moved on the table).
+    fn follow_camera(&mut self) {
+        let d = self.activity.shift();
+        if d.x == 0.0 && d.y == 0.0 {
+            return;
+        }
+        let by = |p: &mut Pt| *p = Pt::new(p.x + d.x, p.y + d.y);
+        for t in &mut self.tracks {
+            t.region.iter_mut().for_each(by);
+            by(&mut t.still_at);
+            if let Some(s) = &mut t.shown {
+                by(&mut s.centre);
+            }
+        }
     }
 
     /// Takes one frame and the reader's detections in it; returns what changed in the view.
     pub fn push(&mut self, frame: &Mat, detections: &[CardDetection]) -> opencv::Result<Vec<Change>> {
         self.activity.measure(frame)?;
+        self.follow_camera();
         let fallback = f64::from(frame.cols().max(frame.rows())) / 8.0;
         let scale = self.scale.unwrap_or(fallback);
         let mut seen: Vec<Seen> = detections.iter().filter_map(|d| Seen::of(d, scale)).collect();
@@ -332,6 +368,8 @@ impl CardTracker {
                 let inside = !s.outline && track.outline && quad_contains(&track.region, s.centre);
                 if d < MATCH_LENGTHS * scale || inside {
                     pairs.push((if inside { d.min(MATCH_LENGTHS * scale * 0.5) } else { d }, i, t));
+                } else if track.other_corner(s, d, scale) {
+                    pairs.push((d * 0.5, i, t));
                 }
             }
         }
@@ -373,10 +411,14 @@ impl CardTracker {
         if moving {
             track.quiet = 0;
             track.disturbed = true;
+            if track.shown.is_none() {
+                track.votes.clear();
+            }
             track.still_at = centre_now;
             return Ok(());
         }
-        if track.quiet > 0 && centre_now.distance(track.still_at) < JITTER_LENGTHS * scale {
+        let d = centre_now.distance(track.still_at);
+        if track.quiet > 0 && (d < JITTER_LENGTHS * scale || track.other_corner(s, d, scale)) {
             let k = track.quiet as f64;
             track.still_at = Pt::new(
                 (track.still_at.x * k + centre_now.x) / (k + 1.0),
@@ -386,6 +428,10 @@ impl CardTracker {
         } else {
             track.still_at = centre_now;
             track.quiet = 1;
+            // A card not settled yet is named from the readings of the place it settles in.
+            if track.shown.is_none() {
+                track.votes.clear();
+            }
         }
         track.faces.push_back((s.face, s.reading.is_some()));
         while track.faces.len() > config.quiet_frames.max(1) * 3 {
@@ -406,8 +452,7 @@ impl CardTracker {
                 _ => {
                     track.challenger = None;
                     track.vote(card, weight);
-                    let top = track.votes.iter().max_by(|a, b| a.weight.total_cmp(&b.weight)).map(|v| v.card);
-                    if top == Some(card) {
+                    if track.leading() == Some(card) {
                         track.unconfirmed = false;
                     }
                 }

@@ -28,7 +28,10 @@ pub struct ActivityMap {
     size: Size,
     /// Image pixels per cell, across and down.
     cell: (f64, f64),
-    previous: Option<Vec<u8>>,
+    previous: Option<Mat>,
+    /// How far the whole picture moved with the last frame (a camera held by hand drifts),
+    /// image pixels.
+    shift: Pt,
     /// For each cell, the frame (counted from 1) in which it last changed; 0 never.
     changed_at: Vec<u64>,
     skin: Vec<bool>,
@@ -64,13 +67,38 @@ impl ActivityMap {
         imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
         let mut grey = Mat::default();
         imgproc::cvt_color_def(&small, &mut grey, imgproc::COLOR_BGR2GRAY)?;
-        let grey = grey.data_bytes()?.to_vec();
         self.changed_now = 0;
+        self.shift = Pt::new(0.0, 0.0);
         if !self.stills
             && let Some(previous) = &self.previous
         {
-            for (k, (a, b)) in grey.iter().zip(previous).enumerate() {
-                if (i32::from(*a) - i32::from(*b)).abs() > CELL_CHANGE {
+            // The last frame moved as the camera drifted, so that only what moved on the table
+            // counts as change.
+            let (dx, dy) = drift(previous, &grey)?;
+            self.shift = Pt::new(dx * self.cell.0, dy * self.cell.1);
+            let mut moved = Mat::default();
+            let m = Mat::from_slice_2d(&[[1.0f64, 0.0, dx], [0.0, 1.0, dy]])?;
+            imgproc::warp_affine(
+                previous,
+                &mut moved,
+                &m,
+                size,
+                imgproc::INTER_LINEAR,
+                core::BORDER_REPLICATE,
+                core::Scalar::default(),
+            )?;
+            // A cell changed when it lies outside the range its neighbours spanned: a textured
+            // patch (a card's back, its pips) moved by part of a cell is no change.
+            let kernel = Mat::default();
+            let anchor = core::Point::new(-1, -1);
+            let border = imgproc::morphology_default_border_value()?;
+            let (mut high, mut low) = (Mat::default(), Mat::default());
+            imgproc::dilate(&moved, &mut high, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
+            imgproc::erode(&moved, &mut low, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
+            let cells = grey.data_bytes()?.iter().zip(high.data_bytes()?).zip(low.data_bytes()?);
+            for (k, ((&v, &hi), &lo)) in cells.enumerate() {
+                let v = i32::from(v);
+                if v > i32::from(hi) + CELL_CHANGE || v < i32::from(lo) - CELL_CHANGE {
                     self.changed_at[k] = self.frame;
                     self.changed_now += 1;
                 }
@@ -81,6 +109,11 @@ impl ActivityMap {
         imgproc::cvt_color_def(&small, &mut ycrcb, imgproc::COLOR_BGR2YCrCb)?;
         self.skin = skin_cells(small.data_bytes()?, ycrcb.data_bytes()?);
         Ok(())
+    }
+
+    /// How far the whole picture moved with the last frame, image pixels.
+    pub fn shift(&self) -> Pt {
+        self.shift
     }
 
     /// Whether no cell changed in the last frame (always false for the first frame of a video).
@@ -125,6 +158,24 @@ impl ActivityMap {
         }
         hits as f64 / all.max(1) as f64
     }
+}
+
+/// Cells the whole picture may drift between two frames (a hand-held camera's slow drift; more
+/// is a hand sweeping across, not the camera).
+const MAX_DRIFT: f64 = 3.0;
+/// Phase correlation's response under which no drift is taken.
+const DRIFT_RESPONSE: f64 = 0.2;
+
+/// How far, in cells, the picture moved from `previous` to `grey` as a whole (zero when it did
+/// not clearly move as one).
+fn drift(previous: &Mat, grey: &Mat) -> opencv::Result<(f64, f64)> {
+    let (mut a, mut b) = (Mat::default(), Mat::default());
+    previous.convert_to(&mut a, core::CV_32F, 1.0, 0.0)?;
+    grey.convert_to(&mut b, core::CV_32F, 1.0, 0.0)?;
+    let mut response = 0.0;
+    let p = imgproc::phase_correlate(&a, &b, &core::no_array(), Some(&mut response))?;
+    let small = p.x.abs() < MAX_DRIFT && p.y.abs() < MAX_DRIFT && p.x.hypot(p.y) > 0.25;
+    Ok(if small && response > DRIFT_RESPONSE { (p.x, p.y) } else { (0.0, 0.0) })
 }
 
 /// For each cell (BGR and the same in YCrCb): in the usual skin cluster of Cr and Cb, and farther
