@@ -24,7 +24,7 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn small(seed: u64) -> GameOptions {
-    GameOptions { seed, size: Some(Size::new(320, 180)), fps: 5.0 }
+    GameOptions { seed, size: Some(Size::new(320, 180)), fps: 5.0, ..GameOptions::default() }
 }
 
 fn video(name: &str, seed: u64) -> GameVideo {

@@ -44,6 +44,10 @@ pub enum RenderCommand {
         /// Frames a second.
         #[arg(long, default_value_t = 30)]
         fps: u32,
+        /// The players keep their hands in view the whole game (resting at the table's edge,
+        /// shifting now and then) and the camera's white balance drifts.
+        #[arg(long)]
+        hands: bool,
     },
     /// A mini-game match record acted out with the Cipher deck, as video (MJPG in AVI, one file
     /// per game: OUT itself for a one-game match, else OUT-N.avi), with OUT.claims.txt (the
@@ -73,7 +77,18 @@ pub enum RenderCommand {
 
 pub fn run(command: RenderCommand) -> ExitCode {
     let result = match command {
-        RenderCommand::Game { record, seed, out, size, fps } => return game(&record, seed, &out, size, fps),
+        RenderCommand::Game { record, seed, out, size, fps, hands } => {
+            return game(
+                &record,
+                &GameOptions {
+                    seed,
+                    size: size.map(|(w, h)| Size::new(w as i32, h as i32)),
+                    fps: f64::from(fps),
+                    hands_in_view: hands,
+                },
+                &out,
+            );
+        }
         RenderCommand::Scene { seed, out, width, height, fonts } => scene(seed, &out, Size::new(width, height), fonts),
         RenderCommand::Demo { seconds, out } => demo(seconds, &out),
         RenderCommand::Match { record, seed, out, size, fps } => return match_video(&record, seed, &out, size, fps),
@@ -144,14 +159,12 @@ pub fn beside(out: &std::path::Path, suffix: &str) -> PathBuf {
     out.with_file_name(format!("{stem}.{suffix}"))
 }
 
-fn game(record: &std::path::Path, seed: u64, out: &std::path::Path, size: Option<(u32, u32)>, fps: u32) -> ExitCode {
+fn game(record: &std::path::Path, options: &GameOptions, out: &std::path::Path) -> ExitCode {
     let text = match std::fs::read_to_string(record) {
         Ok(text) => text,
         Err(e) => return bad_input(format!("cannot read {}: {e}", record.display())),
     };
-    let size = size.map(|(w, h)| Size::new(w as i32, h as i32));
-    let options = GameOptions { seed, size, fps: f64::from(fps) };
-    let mut video = match GameVideo::from_text(&text, &options) {
+    let mut video = match GameVideo::from_text(&text, options) {
         Ok(video) => video,
         Err(e) if e.illegal => {
             eprintln!("error: {}: {e}", record.display());

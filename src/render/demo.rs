@@ -39,7 +39,8 @@ impl DemoTable {
         let how = RecordOptions { max_turns: Some(TURNS), illegal: 1 };
         let (mut games, mut records) = (Vec::new(), Vec::new());
         for (i, players) in seats_for(size.width).into_iter().enumerate() {
-            let options = GameOptions { seed: seed.wrapping_add(i as u64), size: Some(size), fps: FPS };
+            let options =
+                GameOptions { seed: seed.wrapping_add(i as u64), size: Some(size), fps: FPS, ..GameOptions::default() };
             // A random game is legal by construction; one that could not be filmed is left out.
             let Ok(game) = play_recorded(&mut rng, players, RuleOptions::default(), &how) else { continue };
             let record = game.record.to_string();

@@ -75,6 +75,7 @@ pub fn random_scene(seed: u64, options: &SceneOptions) -> Scene {
         lighting: random_lighting(&mut rng, options.size),
         cards,
         hand,
+        resting: Vec::new(),
         face_style: random_face_style(&mut rng, &options.fonts),
         back_style: random_back_style(&mut rng),
         blur_sigma: rng.random_range(0.0..=options.max_blur),

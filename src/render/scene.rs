@@ -98,6 +98,8 @@ pub struct Scene {
     /// Bottom first: later cards lie on top of earlier ones.
     pub cards: Vec<PlacedCard>,
     pub hand: Option<Hand>,
+    /// Hands lying still over the table (resting at its edge), drawn under `hand`.
+    pub resting: Vec<Hand>,
     pub face_style: FaceStyle,
     pub back_style: BackStyle,
     pub blur_sigma: f64,
@@ -117,6 +119,7 @@ impl Scene {
             lighting: Lighting::default(),
             cards,
             hand: None,
+            resting: Vec::new(),
             face_style: FaceStyle::default(),
             back_style: BackStyle::default(),
             blur_sigma: 0.6,
@@ -195,7 +198,7 @@ impl Renderer {
             fill_quad(&mut labels, &quad, Scalar::all((i + 1).min(254) as f64))?;
             quads.push((quad, to_image));
         }
-        if let Some(hand) = &scene.hand {
+        for hand in scene.resting.iter().chain(&scene.hand) {
             for part in hand_polygons(hand, &scene.camera) {
                 fill_poly_px(&mut frame, &part, skin_colour(hand))?;
                 fill_poly_px(&mut labels, &part, Scalar::all(255.0))?;

@@ -126,6 +126,22 @@ pub fn place_in_image(detections: &[CardDetection]) -> TableView {
     TableView { loose, ..TableView::default() }
 }
 
+/// Whether a point of the table (millimetres) lies where cards are played: on a seat's row (a
+/// card's half length around its band, over the slots it may run to) or on a pile. A hand
+/// moving elsewhere (resting at the table's edge, holding the deck above it) moves no card.
+pub fn in_play(p: Pt, layout: &TableLayout) -> bool {
+    let pile = |z: &super::layout::Zone| p.distance(z.centre) <= z.radius + CARD_MM.1 / 2.0;
+    if pile(&layout.deck) || pile(&layout.discard) {
+        return true;
+    }
+    layout.seats.iter().flat_map(|s| [&s.front, &s.back]).any(|row| {
+        let (along, across) = locate_toward_seat(row, p);
+        let half = CARD_MM.1 / 2.0;
+        (ROW_BAND_MM.0 - half..=ROW_BAND_MM.1 + half).contains(&across)
+            && (-1.0..=ROW_SLOTS as f64 + EXTRA_SLOTS).contains(&along)
+    })
+}
+
 /// Where a sighting lies: a row of a seat, a pile, or nowhere.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Spot {

@@ -13,7 +13,7 @@ use opencv::prelude::MatTraitConst;
 use crate::cards::Card;
 use crate::render::geometry::{Pt, quad_contains};
 use crate::vision::activity::{ActivityMap, Look};
-use crate::vision::cards::{CardDetection, Face as SeenFace};
+use crate::vision::cards::{CardDetection, Face as SeenFace, witness};
 
 use super::settle::{Change, ChangeKind, Place};
 use super::view::{CardView, Face, TableView};
@@ -142,6 +142,13 @@ impl Seen {
     }
 }
 
+/// Whether an outline has a card's proportions (its short side about 0.7 of its long one), not
+/// those of two cards overlapping side by side, which the reader may take for one.
+fn one_card(q: &[Pt; 4]) -> bool {
+    let (a, b) = ((q[0].distance(q[1]) + q[2].distance(q[3])) / 2.0, (q[1].distance(q[2]) + q[3].distance(q[0])) / 2.0);
+    (0.6..=0.82).contains(&(a.min(b) / a.max(b).max(1.0)))
+}
+
 fn centre(q: &[Pt; 4]) -> Pt {
     Pt::new(q.iter().map(|p| p.x).sum::<f64>() / 4.0, q.iter().map(|p| p.y).sum::<f64>() / 4.0)
 }
@@ -186,6 +193,8 @@ struct CardTrack {
     disturbed: bool,
     /// It looked otherwise once the hand went: no name until a reading agrees with it again.
     unconfirmed: bool,
+    /// Unread sightings in a row whose centre contradicts its name.
+    doubts: usize,
 }
 
 impl CardTrack {
@@ -300,7 +309,8 @@ impl CardTracker {
         let mut seen: Vec<Seen> = detections.iter().filter_map(|d| Seen::of(d, scale)).collect();
         // An index read apart inside another card's outline is that card's own corner (its
         // outline's reading stands) or a neighbour's half-hidden one: no card of its own.
-        let outlines: Vec<[Pt; 4]> = seen.iter().filter(|s| s.outline).map(|s| s.region).collect();
+        let outlines: Vec<[Pt; 4]> =
+            seen.iter().filter(|s| s.outline && one_card(&s.region)).map(|s| s.region).collect();
         seen.retain(|s| s.outline || !outlines.iter().any(|o| quad_contains(o, s.centre)));
         self.learn_scale(&seen);
         let scale = self.scale.unwrap_or(fallback);
@@ -313,10 +323,12 @@ impl CardTracker {
             }
         }
         let sighted: Vec<bool> = (0..self.tracks.len()).map(|t| matched.contains(&Some(t))).collect();
+        let outlines: Vec<[Pt; 4]> =
+            seen.iter().filter(|s| s.outline && one_card(&s.region)).map(|s| s.region).collect();
         let mut changes = Vec::new();
         for (t, was_seen) in sighted.into_iter().enumerate().rev() {
             if !was_seen {
-                self.unseen(t, frame, &mut changes)?;
+                self.unseen(t, frame, &outlines, &mut changes)?;
             }
         }
         for s in fresh {
@@ -437,6 +449,23 @@ impl CardTracker {
         while track.faces.len() > config.quiet_frames.max(1) * 3 {
             track.faces.pop_front();
         }
+        // An outline the reader left unread where a pip card is named: its centre's colour must
+        // not contradict the name (a hand may have put another card there between two photos).
+        if s.reading.is_none()
+            && s.outline
+            && s.face == Face::Up
+            && let Some(name) = track.shown.and_then(|sh| sh.card).filter(|c| !c.rank.is_court())
+        {
+            let quad = s.region.map(|p| [p.x as f32, p.y as f32]);
+            if witness::agrees(name, &witness::centre_of(frame, &quad)?) {
+                track.doubts = 0;
+            } else {
+                track.doubts += 1;
+                if track.doubts >= config.challenge {
+                    track.unconfirmed = true;
+                }
+            }
+        }
         if let Some((card, confidence)) = s.reading {
             let size = s.length.unwrap_or(scale);
             let weight = confidence * (size / FULL_WEIGHT_PX).min(1.0) as f32;
@@ -454,6 +483,7 @@ impl CardTracker {
                     track.vote(card, weight);
                     if track.leading() == Some(card) {
                         track.unconfirmed = false;
+                        track.doubts = 0;
                     }
                 }
             }
@@ -473,9 +503,18 @@ impl CardTracker {
 
     /// A track no card of this frame matched: covered where the picture is busy, still there
     /// where its look is unchanged, else missing (and gone after `missing_frames`).
-    fn unseen(&mut self, t: usize, frame: &Mat, changes: &mut Vec<Change>) -> opencv::Result<()> {
+    fn unseen(&mut self, t: usize, frame: &Mat, outlines: &[[Pt; 4]], changes: &mut Vec<Change>) -> opencv::Result<()> {
         let region = self.tracks[t].region;
         if self.tracks[t].under.is_some() {
+            return Ok(());
+        }
+        // An index followed without its outline that lies inside a card's outline found now was
+        // a corner of that card (or of one half under it): no card of its own.
+        if !self.tracks[t].outline && outlines.iter().any(|o| quad_contains(o, self.tracks[t].still_at)) {
+            if self.tracks[t].shown.is_some() {
+                changes.push(self.change(t, ChangeKind::Left));
+            }
+            self.tracks.remove(t);
             return Ok(());
         }
         if self.busy(&region) {
@@ -535,6 +574,7 @@ impl CardTracker {
             under: None,
             disturbed: false,
             unconfirmed: false,
+            doubts: 0,
         };
         self.next_id += 1;
         self.tracks.push(track);
@@ -616,6 +656,14 @@ impl CardTracker {
             }
             let now = Shown { centre: track.still_at, face: track.face(&self.config), card: name };
             let Some(was) = track.shown else {
+                // An index alone inside a shown card's outline is that card's corner, or a card
+                // half under it that the reader cannot tell from it: it waits.
+                let inside = |o: &CardTrack| {
+                    o.outline && o.shown.is_some() && one_card(&o.region) && quad_contains(&o.region, track.still_at)
+                };
+                if !track.outline && self.tracks.iter().any(inside) {
+                    continue;
+                }
                 self.tracks[t].shown = Some(now);
                 changes.push(self.change(t, ChangeKind::Appeared));
                 continue;

@@ -10,6 +10,7 @@ use super::{
     place_in_image,
 };
 use crate::render::PlacedCard;
+use crate::vision::activity::ActivityMap;
 use crate::vision::cards::{CardDetection, CardDetector};
 
 /// How often a settled view that stays is given again (so that a referee can time a desync, and
@@ -31,6 +32,11 @@ pub struct Watched {
 pub struct TableWatch {
     detector: CardDetector,
     gate: MotionGate,
+    /// Where the picture changes, cell by cell: only change where cards are played counts.
+    activity: ActivityMap,
+    /// For each of `activity`'s cells, whether it lies where cards are played (the layout's
+    /// rows and piles), once a layout is known and the frame's size seen.
+    in_play: Option<Vec<bool>>,
     settler: Settler,
     fps: f64,
     layout: Option<TableLayout>,
@@ -50,6 +56,8 @@ impl TableWatch {
         TableWatch {
             detector,
             gate: MotionGate::new(),
+            activity: ActivityMap::new(fps, stills),
+            in_play: None,
             settler: Settler::new(SettleConfig::for_fps(fps)),
             fps,
             layout,
@@ -75,12 +83,30 @@ impl TableWatch {
     pub fn set_layout(&mut self, layout: TableLayout) {
         self.layout = Some(layout);
         self.fitted = true;
+        self.in_play = None;
     }
 
     /// Detects, places and settles one frame taken `time_secs` after the source started.
     pub fn push(&mut self, image: &Mat, frame: u64, time_secs: f64) -> opencv::Result<Watched> {
         let detections = self.detector.detect(image)?;
-        let motion = if self.stills { Motion::STILL } else { self.gate.measure(image)? };
+        let mut motion = if self.stills { Motion::STILL } else { self.gate.measure(image)? };
+        if !self.stills
+            && let Some(layout) = &self.layout
+        {
+            // A hand moving elsewhere (resting at the table's edge, holding the deck above it)
+            // moves no card: only change where cards are played counts.
+            self.activity.measure(image)?;
+            let to_table = layout.image_to_table();
+            let cells = self.activity.cell_centres();
+            let mask = self.in_play.get_or_insert_with(|| {
+                cells.iter().map(|&c| crate::table::place::in_play(to_table.apply(c), layout)).collect()
+            });
+            if mask.len() == cells.len() {
+                motion.changed = self.activity.changed_share_in(mask);
+            } else {
+                self.in_play = None;
+            }
+        }
         let ms = (time_secs * 1000.0) as u64;
         let Some(layout) = &self.layout else {
             self.fit_layout(&detections, motion);

@@ -116,6 +116,19 @@ impl ActivityMap {
         self.shift
     }
 
+    /// The centre of each cell, image pixels, row by row (as `changed_share_in` takes a mask).
+    pub fn cell_centres(&self) -> Vec<Pt> {
+        let (w, h) = (self.size.width.max(0) as usize, self.size.height.max(0) as usize);
+        let (cw, ch) = self.cell;
+        (0..w * h).map(|k| Pt::new(((k % w) as f64 + 0.5) * cw, ((k / w) as f64 + 0.5) * ch)).collect()
+    }
+
+    /// The share of all cells that changed in the last frame and lie where `mask` is set.
+    pub fn changed_share_in(&self, mask: &[bool]) -> f64 {
+        let changed = self.changed_at.iter().zip(mask).filter(|&(&at, &m)| m && at == self.frame).count();
+        changed as f64 / self.changed_at.len().max(1) as f64
+    }
+
     /// Whether no cell changed in the last frame (always false for the first frame of a video).
     pub fn still(&self) -> bool {
         !self.stills && self.frame > 1 && self.changed_now == 0

@@ -20,6 +20,7 @@ use crate::cards::Card;
 use crate::render::scene::Camera;
 use crate::rules::omphala::notation::{Record, parse};
 use crate::table::TableLayout;
+use script::SKINS;
 pub use script::{Kind, Script, Segment, TimelineEntry};
 
 /// Why a record cannot be rendered: a malformed or illegal line (with where), or a bad setting.
@@ -69,11 +70,14 @@ pub struct GameOptions {
     /// Frame size; `None` for 1280x720 with 2 seats and 1920x1080 with more.
     pub size: Option<Size>,
     pub fps: f64,
+    /// Players keep their hands in view the whole game: each rests a hand at the table's edge
+    /// and shifts it now and then, and the camera's white balance drifts.
+    pub hands_in_view: bool,
 }
 
 impl Default for GameOptions {
     fn default() -> Self {
-        GameOptions { seed: 1, size: None, fps: 30.0 }
+        GameOptions { seed: 1, size: None, fps: 30.0, hands_in_view: false }
     }
 }
 
@@ -95,11 +99,38 @@ struct Look {
     noise_sigma: f64,
     /// Brightness drift: amplitude, period (seconds) and phase.
     drift: (f64, f64, f64),
+    /// The hands resting at the table's edge, one per seat, when players keep them in view.
+    resting: Vec<RestingHand>,
+    /// White balance drift: each channel's amplitude, and the period (seconds).
+    balance: ([f64; 3], f64),
 }
 
-/// A frame drawn before light drift and noise: the cards and hand it shows, the image, the
-/// ground truth.
-type Drawn = (Vec<PlacedCard>, Option<Hand>, Mat, Vec<CardTruth>);
+/// A hand resting at a seat's edge, fingers toward the table, shifting slowly to and fro.
+#[derive(Clone, Copy, Debug)]
+struct RestingHand {
+    palm: Pt,
+    angle: f64,
+    skin: [u8; 3],
+    /// How far it shifts along the edge and toward the table (mm), the period (seconds) and
+    /// the phase.
+    sway: (Pt, f64, f64),
+}
+
+/// Frames a resting hand stays put before it shifts again (so that unchanged frames are not
+/// drawn again).
+const SWAY_STEP: usize = 3;
+
+impl RestingHand {
+    fn at(&self, seconds: f64) -> Hand {
+        let (reach, period, phase) = self.sway;
+        let k = (std::f64::consts::TAU * seconds / period + phase).sin();
+        Hand { palm: Pt::new(self.palm.x + reach.x * k, self.palm.y + reach.y * k), angle: self.angle, skin: self.skin }
+    }
+}
+
+/// A frame drawn before light drift and noise: the cards and hands it shows (the acting one, then
+/// the resting ones), the image, the ground truth.
+type Drawn = (Vec<PlacedCard>, (Option<Hand>, Vec<Hand>), Mat, Vec<CardTruth>);
 
 /// A game ready to render frame by frame.
 pub struct GameVideo {
@@ -161,7 +192,17 @@ impl GameVideo {
                 rng.random_range(12.0..40.0),
                 rng.random_range(0.0..std::f64::consts::TAU),
             ),
+            resting: Vec::new(),
+            balance: ([0.0; 3], 1.0),
         };
+        let mut look = look;
+        if options.hands_in_view {
+            look.resting = resting_hands(&layout, &mut rng);
+            look.balance = (
+                [rng.random_range(0.0..0.05), rng.random_range(0.0..0.03), rng.random_range(0.0..0.05)],
+                rng.random_range(8.0..20.0),
+            );
+        }
         let script = script::write_script(record, texts, &layout, &camera, options.fps, options.seed)?;
         if script.timeline.is_empty() {
             return Err(GameError::general("the record has no deal: no 'first' line after the 'seat' lines"));
@@ -222,16 +263,22 @@ impl GameVideo {
         (cards, hand)
     }
 
+    /// The hands resting at the table's edge at `frame`.
+    fn resting_at(&self, frame: usize) -> Vec<Hand> {
+        let seconds = (frame - frame % SWAY_STEP) as f64 / self.fps;
+        self.look.resting.iter().map(|r| r.at(seconds)).collect()
+    }
+
     /// The scene of `frame`, as `render` draws it.
     pub fn scene_at(&self, frame: usize) -> Scene {
         let (cards, hand) = self.cards_at(frame);
-        let mut scene = self.scene(cards, hand);
+        let mut scene = self.scene(cards, (hand, self.resting_at(frame)));
         scene.noise_sigma = self.look.noise_sigma;
         scene.noise_seed = self.seed ^ frame as u64;
         scene
     }
 
-    fn scene(&self, cards: Vec<PlacedCard>, hand: Option<Hand>) -> Scene {
+    fn scene(&self, cards: Vec<PlacedCard>, (hand, resting): (Option<Hand>, Vec<Hand>)) -> Scene {
         let look = &self.look;
         Scene {
             camera: self.camera,
@@ -240,6 +287,7 @@ impl GameVideo {
             lighting: look.lighting.clone(),
             cards,
             hand,
+            resting,
             face_style: look.face_style.clone(),
             back_style: look.back_style.clone(),
             blur_sigma: look.blur_sigma,
@@ -252,14 +300,15 @@ impl GameVideo {
     /// the light's drift and the noise change.
     pub fn render(&mut self, frame: usize) -> opencv::Result<Rendered> {
         let (cards, hand) = self.cards_at(frame);
+        let hands = (hand, self.resting_at(frame));
         let fresh = match &self.cache {
-            Some((c, h, _, _)) => *c != cards || *h != hand,
+            Some((c, h, _, _)) => *c != cards || *h != hands,
             None => true,
         };
         if fresh {
-            let scene = self.scene(cards.clone(), hand);
+            let scene = self.scene(cards.clone(), hands.clone());
             let rendered = self.renderer.render(&scene)?;
-            self.cache = Some((cards, hand, rendered.image, rendered.truth));
+            self.cache = Some((cards, hands, rendered.image, rendered.truth));
         }
         if self.noise.is_empty() {
             self.noise = noise_frames(self.camera.size, self.look.noise_sigma, self.seed)?;
@@ -271,8 +320,56 @@ impl GameVideo {
         let noise = &self.noise[(frame.wrapping_mul(5) + frame / 3) % self.noise.len()];
         let mut out = Mat::default();
         core::add_weighted(image, gain, noise, 1.0, -128.0, &mut out, -1)?;
+        let (amplitudes, period) = self.look.balance;
+        if amplitudes.iter().any(|&a| a > 0.0) {
+            // The camera's white balance wanders: each channel's gain on its own.
+            let wave = |a: f64, k: f64| 1.0 + a * (std::f64::consts::TAU * (seconds / period + k / 3.0)).sin();
+            let gains = Scalar::new(wave(amplitudes[0], 0.0), wave(amplitudes[1], 1.0), wave(amplitudes[2], 2.0), 1.0);
+            let mut balanced = Mat::default();
+            core::multiply(&out, &gains, &mut balanced, 1.0, -1)?;
+            out = balanced;
+        }
         Ok(Rendered { image: out, truth: truth.clone() })
     }
+}
+
+/// One hand per seat resting at the table's edge beyond the row nearest the seat, fingers toward
+/// the cards, each shifting to and fro at its own pace.
+fn resting_hands(layout: &TableLayout, rng: &mut ChaCha8Rng) -> Vec<RestingHand> {
+    use crate::render::scene::CARD_MM;
+    layout
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, zones)| {
+            let angle = zones.front.angle;
+            let toward = Pt::new(-angle.sin(), angle.cos());
+            let reach = |row: &crate::table::Row| {
+                let mid = row.first.lerp(row.last(), 0.5);
+                (mid.x * toward.x + mid.y * toward.y, mid)
+            };
+            let (_, near) = [reach(&zones.front), reach(&zones.back)]
+                .into_iter()
+                .fold((f64::NEG_INFINITY, Pt::default()), |a, b| if b.0 > a.0 { b } else { a });
+            // The fingertips a little short of the nearest row's cards (over where a modifier
+            // would lie), the palm and arm beyond, out toward the seat.
+            let fingers = 120.0;
+            let out = CARD_MM.1 * 0.5 + rng.random_range(8.0..30.0) + fingers;
+            let along = rng.random_range(-150.0..150.0);
+            let palm = Pt::new(near.x + toward.x * out - toward.y * along, near.y + toward.y * out + toward.x * along);
+            let shift = rng.random_range(15.0..40.0);
+            RestingHand {
+                palm,
+                angle: (-toward.y).atan2(-toward.x) + rng.random_range(-0.4..0.4),
+                skin: SKINS[(seat + 2) % SKINS.len()],
+                sway: (
+                    Pt::new(-toward.y * shift + toward.x * 6.0, toward.x * shift + toward.y * 6.0),
+                    rng.random_range(3.0..8.0),
+                    rng.random_range(0.0..std::f64::consts::TAU),
+                ),
+            }
+        })
+        .collect()
 }
 
 fn ease(t: f64) -> f64 {

@@ -21,7 +21,7 @@ use crate::rules::omphala::state::{GameState, Seat};
 use crate::table::TableLayout;
 
 /// Skin colours the players' hands are drawn with.
-const SKINS: [[u8; 3]; 5] = [[224, 172, 140], [198, 134, 96], [141, 85, 52], [246, 204, 180], [92, 56, 38]];
+pub(super) const SKINS: [[u8; 3]; 5] = [[224, 172, 140], [198, 134, 96], [141, 85, 52], [246, 204, 180], [92, 56, 38]];
 
 /// What a comment line must start with (after `#`) to hold a deliberate illegal move.
 pub const ILLEGAL_PREFIX: &str = "illegal:";

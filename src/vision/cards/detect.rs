@@ -13,6 +13,7 @@ use super::light;
 use super::outlines::{Outlines, find_outlines};
 use super::placing::{each_card_once, one_of_each};
 use super::types::*;
+use super::witness;
 
 impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
@@ -44,6 +45,15 @@ impl CardDetector {
             let window = windows.iter().find(|(b, _)| d.index_boxes.first() == Some(b)).map(|(_, w)| w);
             self.read_again(frame, d, window, placed)
         })?;
+        // The centre of each face read is a second witness: a reading it contradicts goes unread.
+        for d in &mut out {
+            if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
+                && !card.rank.is_court()
+                && !witness::agrees(card, &witness::centre_of(frame, &quad)?)
+            {
+                d.card = None;
+            }
+        }
         Ok(out)
     }
 }

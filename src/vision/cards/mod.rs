@@ -28,6 +28,7 @@ pub mod quad;
 pub mod train;
 pub mod types;
 pub mod video_enroll;
+pub mod witness;
 
 pub use detector::{CardDetector, DetectorConfig, Reader};
 pub use types::{CardDetection, Face};

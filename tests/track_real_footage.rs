@@ -1,0 +1,56 @@
+//! `card-referee eval track` on the real footage in `../shared/data/video`, labelled by eye in
+//! `tests/data/footage/`: the settled view as a user gets it (no layout, whole videos), scored
+//! at the labelled moments. Each bar is what the tracker measured when it was set, so that a
+//! change that names fewer cards, or names one falsely, fails here.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Runs `eval track --json` on one labels file from the repository's root.
+fn eval(labels: &str) -> Value {
+    let shared = Path::new("../shared/data/video");
+    assert!(shared.is_dir(), "the shared footage is missing: {} (CI has it beside the project)", shared.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_card-referee"))
+        .args(["eval", "track", &format!("tests/data/footage/{labels}.json"), "--json"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{labels}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn figure(v: &Value, name: &str) -> u64 {
+    v[name].as_u64().unwrap_or_else(|| panic!("no {name} in {v}"))
+}
+
+/// Named right at least `share` of the labelled cards, and at most `false_names` false names.
+fn holds(labels: &str, share: f64, false_names: u64) -> Value {
+    let v = eval(labels);
+    let (right, counted) = (figure(&v, "right"), figure(&v, "counted"));
+    assert!(counted > 0, "{labels}: no card counted");
+    let got = right as f64 / counted as f64;
+    assert!(got >= share, "{labels}: named {right} of {counted} ({got:.3}), the bar is {share}: {v}");
+    assert!(figure(&v, "false_names") <= false_names, "{labels}: false names: {v}");
+    v
+}
+
+#[test]
+fn the_still_poker_table() {
+    let v = holds("poker-static", 0.9, 0);
+    let named: Vec<Option<f64>> = serde_json::from_value(v["first_named"].clone()).unwrap();
+    let soon = named.iter().filter(|t| t.is_some_and(|t| t <= 2.0)).count();
+    assert!(soon >= 10, "cards named within 2 s: {v}");
+    assert!(figure(&v, "still_events") <= 5, "events while nothing moves: {v}");
+}
+
+#[test]
+fn the_blackjack_webcam_photos() {
+    holds("blackjack-1fps", 0.68, 4);
+}
+
+#[test]
+fn the_patience_videos() {
+    holds("solitaire-game-a", 0.6, 0);
+    holds("solitaire-game-b", 0.25, 0);
+}
