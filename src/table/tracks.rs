@@ -457,7 +457,7 @@ impl CardTracker {
             && let Some(name) = track.shown.and_then(|sh| sh.card).filter(|c| !c.rank.is_court())
         {
             let quad = s.region.map(|p| [p.x as f32, p.y as f32]);
-            if witness::agrees(name, &witness::centre_of(frame, &quad)?) {
+            if witness::colour_agrees(name, &witness::centre_of(frame, &quad)?) {
                 track.doubts = 0;
             } else {
                 track.doubts += 1;

@@ -49,6 +49,7 @@ impl CardDetector {
         for d in &mut out {
             if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
                 && !card.rank.is_court()
+                && witness::card_shaped(&quad)
                 && !witness::agrees(card, &witness::centre_of(frame, &quad)?)
             {
                 d.card = None;

@@ -6,18 +6,19 @@
 
 use opencv::{core, imgproc, prelude::*};
 
+use super::classify::{GLYPH_H, GLYPH_W, GlyphFeature, spade_or_club};
 use super::pixels::rectify_sized;
 use super::types::Quad;
-use crate::cards::Card;
+use crate::cards::{Card, Suit};
 
 /// The face is looked at this size (a card's proportions).
-const W: i32 = 100;
-const H: i32 = 140;
+const W: i32 = 160;
+const H: i32 = 224;
 /// The centre: inside the index columns across, nearly the whole length along.
-const X0: i32 = 17;
-const X1: i32 = 83;
-const Y0: i32 = 6;
-const Y1: i32 = 134;
+const X0: i32 = 27;
+const X1: i32 = 133;
+const Y0: i32 = 9;
+const Y1: i32 = 215;
 /// Components smaller than this share of the centre are specks, not pips.
 const SPECK: f64 = 0.004;
 /// A piece under this share of the largest one is a fragment (an index's edge), not a pip.
@@ -42,6 +43,17 @@ pub struct Centre {
     pub figure: bool,
     /// Gold shows (no pip is gold).
     pub gold: bool,
+    /// The suit the pips' own shape shows, where every pip clear enough to tell says the same.
+    pub suit: Option<Suit>,
+}
+
+/// Whether `quad` has a card's proportions (its short side about 0.7 of its long one): only then
+/// is its centre a card's centre (an outline merged with its neighbour, or cut short, is not).
+pub fn card_shaped(quad: &Quad) -> bool {
+    let d = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+    let (across, along) =
+        ((d(quad[0], quad[1]) + d(quad[2], quad[3])) / 2.0, (d(quad[1], quad[2]) + d(quad[3], quad[0])) / 2.0);
+    (0.6..=0.82).contains(&(across.min(along) / across.max(along).max(1.0)))
 }
 
 /// Looks at the centre of the face inside `quad` (BGR frame, under white light).
@@ -107,11 +119,81 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
         let even = pieces.iter().all(|&a| (PIP_SPREAD.0 * median..=PIP_SPREAD.1 * median).contains(&a));
         (even && pieces.len() <= 10).then_some(pieces.len() as u8)
     };
-    Ok(Centre { pips, red, figure, gold })
+    let suit = if figure { None } else { pip_suit(&labels, &stats, red, area)? };
+    Ok(Centre { pips, red, figure, gold, suit })
 }
 
-/// Whether the centre lets `card` stand: a 2 to 10 or an ace whose colour the centre clearly
-/// contradicts, or that shows a court figure's gold, does not. Court cards are not judged: decks
+/// The suit of the pips by their outline (`spade_or_club`, `heart_or_diamond`): each pip of the
+/// upper half as it stands, each of the lower half turned (a face's pips point away from its
+/// middle, whichever way up the card lies), those of the middle band left out (they may point
+/// either way, and an ace's one large pip is drawn in too many styles); two pips at least, all
+/// saying the same.
+fn pip_suit(labels: &Mat, stats: &Mat, red: Option<bool>, area: f64) -> opencv::Result<Option<Suit>> {
+    let Some(red) = red else { return Ok(None) };
+    let rows = f64::from(labels.rows());
+    let mut said: Vec<Suit> = Vec::new();
+    for i in 1..stats.rows() {
+        let at = |k| stats.at_2d::<i32>(i, k).copied();
+        let (x, y, w, h, a) = (
+            at(imgproc::CC_STAT_LEFT)?,
+            at(imgproc::CC_STAT_TOP)?,
+            at(imgproc::CC_STAT_WIDTH)?,
+            at(imgproc::CC_STAT_HEIGHT)?,
+            at(imgproc::CC_STAT_AREA)?,
+        );
+        if f64::from(a) < SPECK * area || h < 8 {
+            continue;
+        }
+        let middle = (f64::from(y) + f64::from(h) / 2.0) / rows;
+        if (0.42..=0.58).contains(&middle) {
+            continue;
+        }
+        let crop = Mat::roi(labels, core::Rect::new(x, y, w, h))?;
+        let mut mask = Mat::default();
+        core::compare(&crop, &core::Scalar::all(f64::from(i)), &mut mask, core::CMP_EQ)?;
+        if middle > 0.5 {
+            let mut turned = Mat::default();
+            core::flip(&mask, &mut turned, -1)?;
+            mask = turned;
+        }
+        let glyph = GlyphFeature::from_mask(&mask)?;
+        let suit = if red { heart_or_diamond(&mask)? } else { spade_or_club(&glyph, true) };
+        said.extend(suit);
+    }
+    Ok(match said.first() {
+        Some(&first) if said.len() >= 2 && said.iter().all(|&s| s == first) => Some(first),
+        _ => None,
+    })
+}
+
+/// A heart or a diamond by its outline, upright: a heart is widest near its top (two round lobes)
+/// and narrows to a point below; a diamond is as narrow at its top as at its foot.
+fn heart_or_diamond(mask: &Mat) -> opencv::Result<Option<Suit>> {
+    let mut small = Mat::default();
+    imgproc::resize(mask, &mut small, core::Size::new(GLYPH_W, GLYPH_H), 0.0, 0.0, imgproc::INTER_AREA)?;
+    let bytes = small.data_bytes()?;
+    let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
+    let widths: Vec<f64> = (0..h).map(|y| bytes[y * w..][..w].iter().filter(|&&v| v > 127).count() as f64).collect();
+    let widest = widths.iter().copied().fold(1.0, f64::max);
+    let band = |rows: std::ops::Range<usize>| rows.clone().map(|y| widths[y]).sum::<f64>() / rows.len() as f64 / widest;
+    let slope = band(1..4) - band(h - 4..h - 1);
+    Ok(if slope > 0.35 {
+        Some(Suit::Hearts)
+    } else if slope.abs() < 0.2 {
+        Some(Suit::Diamonds)
+    } else {
+        None
+    })
+}
+
+/// Whether the centre's colour lets `card` stand (asked of any outline, a card cut by the
+/// picture's edge or half under another too: the ink's colour does not depend on its outline).
+pub fn colour_agrees(card: Card, centre: &Centre) -> bool {
+    card.rank.is_court() || centre.figure || centre.red.is_none_or(|red| red == card.suit.is_red())
+}
+
+/// Whether the centre lets `card` stand: a 2 to 10 or an ace whose colour or suit the centre
+/// clearly contradicts, or that shows a court figure's gold, does not. Court cards are not judged: decks
 /// draw them in too many ways (a figure, a large letter with one pip, in colours of their own).
 /// The pip count is not judged either: an outline cut short by a card lying over it, or two
 /// cards taken for one, shows too few or too many.
@@ -122,7 +204,8 @@ pub fn agrees(card: Card, centre: &Centre) -> bool {
     if centre.gold {
         return false;
     }
-    centre.figure || centre.red.is_none_or(|red| red == card.suit.is_red())
+    centre.figure
+        || (centre.red.is_none_or(|red| red == card.suit.is_red()) && centre.suit.is_none_or(|s| s == card.suit))
 }
 
 #[cfg(test)]
@@ -157,13 +240,15 @@ mod tests {
     }
 
     #[test]
-    fn a_red_card_is_no_black_one_and_its_pips_are_counted() {
+    fn a_heart_is_no_diamond_nor_a_black_card_and_its_pips_are_counted() {
         let style = random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(9), &[]);
         let seven = centre("7H", &style);
         assert_eq!(seven.pips, Some(7));
         assert_eq!(seven.red, Some(true));
         assert!(!agrees("7S".parse().unwrap(), &seven));
         assert!(!agrees("7C".parse().unwrap(), &seven));
-        assert!(agrees("7D".parse().unwrap(), &seven));
+        assert_eq!(seven.suit, Some(crate::cards::Suit::Hearts));
+        assert!(!agrees("7D".parse().unwrap(), &seven));
+        assert!(agrees("7H".parse().unwrap(), &seven));
     }
 }
