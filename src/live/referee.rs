@@ -179,7 +179,7 @@ impl LiveReferee {
     }
 
     /// Referees one frame: the demo's game followed, the table watched, the view ruled on.
-    /// Returns the cards found in the frame.
+    /// Returns the cards as followed over frames (each named from many readings).
     pub fn push(&mut self, frame: &Frame) -> Vec<CardDetection> {
         if let Some(minigame) = &mut self.minigame {
             match minigame.push(frame) {
@@ -191,7 +191,7 @@ impl LiveReferee {
         self.follow_demo(frame.time.as_secs_f64());
         let Some(session) = &mut self.session else { return Vec::new() };
         match session.push(frame) {
-            Ok(watched) => watched.detections,
+            Ok(watched) => watched.cards,
             Err(e) => {
                 self.error = Some(format!("frame {}: {e}", frame.index));
                 Vec::new()

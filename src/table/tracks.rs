@@ -345,6 +345,24 @@ impl CardTracker {
         TableView { loose: self.shown().map(|(_, c)| c).collect(), ..TableView::default() }
     }
 
+    /// Every card shown (covered ones included) as the reader would give it: its outline (or
+    /// the box around its index), face, and name from many frames, sure.
+    pub fn shown_cards(&self) -> Vec<CardDetection> {
+        self.tracks
+            .iter()
+            .filter(|t| t.under.is_none())
+            .filter_map(|t| {
+                let s = t.shown?;
+                let face = match s.face {
+                    Face::Up => SeenFace::Up,
+                    Face::Down => SeenFace::Down,
+                };
+                let quad = t.region.map(|p| [p.x as f32, p.y as f32]);
+                Some(CardDetection { card: s.card, face, confidence: 1.0, quad: Some(quad), index_boxes: Vec::new() })
+            })
+            .collect()
+    }
+
     /// The shown tracks with their views, in order.
     fn shown(&self) -> impl Iterator<Item = (u64, CardView)> + '_ {
         self.tracks.iter().filter_map(|t| {

@@ -6,11 +6,10 @@
 use opencv::core::Mat;
 
 use super::{
-    CardView, Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, learn_layout, place_frame,
-    place_in_image,
+    CardTracker, CardView, Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, TrackConfig,
+    learn_layout, place_frame, place_in_image,
 };
 use crate::render::PlacedCard;
-use crate::vision::activity::ActivityMap;
 use crate::vision::cards::{CardDetection, CardDetector};
 
 /// How often a settled view that stays is given again (so that a referee can time a desync, and
@@ -22,6 +21,9 @@ pub const AGAIN_SECS: f64 = 1.0;
 pub struct Watched {
     /// The cards detected in the frame, in image pixels.
     pub detections: Vec<CardDetection>,
+    /// The cards as followed over frames (each settled where its part of the picture is quiet,
+    /// named from many readings), in image pixels: what the window marks.
+    pub cards: Vec<CardDetection>,
     /// The settled view to rule on at this frame, if one settled (or stayed `AGAIN_SECS`).
     pub view: Option<TableView>,
     pub frame: u64,
@@ -32,8 +34,9 @@ pub struct Watched {
 pub struct TableWatch {
     detector: CardDetector,
     gate: MotionGate,
-    /// Where the picture changes, cell by cell: only change where cards are played counts.
-    activity: ActivityMap,
+    /// Each card followed over frames in image pixels; its map of where the picture changes
+    /// also tells the settler whether cards where they are played moved.
+    tracker: CardTracker,
     /// For each of `activity`'s cells, whether it lies where cards are played (the layout's
     /// rows and piles), once a layout is known and the frame's size seen.
     in_play: Option<Vec<bool>>,
@@ -45,6 +48,8 @@ pub struct TableWatch {
     players: usize,
     /// Each frame is a still photo of the table (a folder of photos): it counts as settled alone.
     stills: bool,
+    /// Every how many frames the cards are read.
+    stride: u64,
     given_at: f64,
     last: Option<(TableView, u64, u64)>,
 }
@@ -53,10 +58,14 @@ impl TableWatch {
     /// `layout`: where each seat's rows lie, or `None` to fit the standard layout of `players`
     /// seats to the deal.
     pub fn new(detector: CardDetector, layout: Option<TableLayout>, players: usize, fps: f64, stills: bool) -> Self {
+        let config = TrackConfig::for_fps(fps, stills);
+        let stride = config.stride;
+        // The settler sees the frames read.
+        let fps = config.read_rate(fps);
         TableWatch {
             detector,
             gate: MotionGate::new(),
-            activity: ActivityMap::new(fps, stills),
+            tracker: CardTracker::new(config, fps * stride as f64),
             in_play: None,
             settler: Settler::new(SettleConfig::for_fps(fps)),
             fps,
@@ -64,6 +73,7 @@ impl TableWatch {
             fitted: false,
             players,
             stills,
+            stride,
             given_at: f64::NEG_INFINITY,
             last: None,
         }
@@ -86,31 +96,39 @@ impl TableWatch {
         self.in_play = None;
     }
 
-    /// Detects, places and settles one frame taken `time_secs` after the source started.
+    /// Detects, places and settles one frame taken `time_secs` after the source started. Of a
+    /// video, the cards of every `stride`-th frame are read (`TrackConfig`); the others only
+    /// show where the picture moves.
     pub fn push(&mut self, image: &Mat, frame: u64, time_secs: f64) -> opencv::Result<Watched> {
+        let ms = (time_secs * 1000.0) as u64;
+        if frame % self.stride != 0 {
+            self.tracker.observe(image)?;
+            return Ok(Watched { detections: Vec::new(), cards: self.tracker.shown_cards(), view: None, frame, ms });
+        }
         let detections = self.detector.detect(image)?;
+        self.tracker.push(image, &detections)?;
+        let cards = self.tracker.shown_cards();
         let mut motion = if self.stills { Motion::STILL } else { self.gate.measure(image)? };
         if !self.stills
             && let Some(layout) = &self.layout
         {
             // A hand moving elsewhere (resting at the table's edge, holding the deck above it)
             // moves no card: only change where cards are played counts.
-            self.activity.measure(image)?;
+            let activity = self.tracker.activity();
             let to_table = layout.image_to_table();
-            let cells = self.activity.cell_centres();
+            let cells = activity.cell_centres();
             let mask = self.in_play.get_or_insert_with(|| {
                 cells.iter().map(|&c| crate::table::place::in_play(to_table.apply(c), layout)).collect()
             });
             if mask.len() == cells.len() {
-                motion.changed = self.activity.changed_share_in(mask);
+                motion.changed = activity.changed_share_in(mask, self.stride);
             } else {
                 self.in_play = None;
             }
         }
-        let ms = (time_secs * 1000.0) as u64;
         let Some(layout) = &self.layout else {
             self.fit_layout(&detections, motion);
-            return Ok(Watched { detections, view: None, frame, ms });
+            return Ok(Watched { detections, cards, view: None, frame, ms });
         };
         let mut view = place_frame(image, &detections, layout)?;
         read_unread(&self.detector, image, &mut view, layout)?;
@@ -129,14 +147,14 @@ impl TableWatch {
             self.given_at = time_secs;
             self.last = Some((view.clone(), frame, ms));
         }
-        Ok(Watched { detections, view: settled, frame, ms })
+        Ok(Watched { detections, cards, view: settled, frame, ms })
     }
 
     /// The source has ended: the last settled view once more, `AGAIN_SECS` later.
     pub fn finish(&mut self) -> Option<Watched> {
         let (view, frame, ms) = self.last.take()?;
         let ms = ms + (AGAIN_SECS * 1000.0) as u64;
-        Some(Watched { detections: Vec::new(), view: Some(view), frame, ms })
+        Some(Watched { detections: Vec::new(), cards: Vec::new(), view: Some(view), frame, ms })
     }
 
     /// Before a layout: waits for the deal to settle in image pixels, then fits the standard

@@ -123,9 +123,11 @@ impl ActivityMap {
         (0..w * h).map(|k| Pt::new(((k % w) as f64 + 0.5) * cw, ((k / w) as f64 + 0.5) * ch)).collect()
     }
 
-    /// The share of all cells that changed in the last frame and lie where `mask` is set.
-    pub fn changed_share_in(&self, mask: &[bool]) -> f64 {
-        let changed = self.changed_at.iter().zip(mask).filter(|&(&at, &m)| m && at == self.frame).count();
+    /// The share of all cells that changed in the last `frames` frames and lie where `mask` is
+    /// set.
+    pub fn changed_share_in(&self, mask: &[bool], frames: u64) -> f64 {
+        let since = self.frame.saturating_sub(frames.max(1));
+        let changed = self.changed_at.iter().zip(mask).filter(|&(&at, &m)| m && at > since).count();
         changed as f64 / self.changed_at.len().max(1) as f64
     }
 

@@ -37,7 +37,7 @@ const PIP_SPREAD: (f64, f64) = (0.5, 1.8);
 pub struct Centre {
     /// How many pips, where they are clear (all one size, 1 to 10, no drawing).
     pub pips: Option<u8>,
-    /// Red or black, where the ink is clearly one or the other.
+    /// Red or black, where the ink of each half is clearly one or the other, the same.
     pub red: Option<bool>,
     /// A court figure: gold, or one large drawing, or much ink in few pieces.
     pub figure: bool,
@@ -69,14 +69,18 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
         sorted[pixels * 9 / 10]
     };
     let mut ink = vec![0u8; pixels];
-    let (mut red, mut gold) = (0usize, 0usize);
+    let mut gold = 0usize;
+    // Ink and red ink in the upper and the lower half.
+    let (mut inked, mut red) = ([0usize; 2], [0usize; 2]);
+    let half = pixels / 2;
     for (k, p) in bytes.chunks_exact(3).enumerate() {
         let (b, g, r) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
         let is_red = r - g.max(b) > 40 && r > 70;
         gold += usize::from(r > 120 && g > 100 && f64::from(b) < 0.7 * f64::from(g) && r - b > 60);
         if is_red || greys[k] * 10 < paper * 6 {
             ink[k] = 255;
-            red += usize::from(is_red);
+            inked[usize::from(k >= half)] += 1;
+            red[usize::from(k >= half)] += usize::from(is_red);
         }
     }
     greys.clear();
@@ -98,17 +102,24 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     // Pieces much smaller than the largest are a corner index's edge or a pip's shadow.
     let largest = pieces.last().copied().unwrap_or(0.0);
     pieces.retain(|&a| a >= FRAGMENT * largest);
-    let inked = ink.iter().filter(|&&v| v > 0).count();
-    let ink_share = inked as f64 / area;
+    let ink_share = (inked[0] + inked[1]) as f64 / area;
     let gold = gold as f64 / area > GOLD;
     let figure = gold || largest > DRAWING * area || (ink_share > 0.3 && pieces.len() < 4);
-    let red_share = red as f64 / inked.max(1) as f64;
-    let red = if red_share > 0.5 {
-        Some(true)
-    } else if red_share < 0.15 && inked > 0 {
-        Some(false)
-    } else {
-        None
+    // Each half's colour: a card lying over half of this one (a modifier, a pair) brings its
+    // own, and the two halves then disagree.
+    let colour = |h: usize| {
+        let share = red[h] as f64 / inked[h].max(1) as f64;
+        if share > 0.5 {
+            Some(true)
+        } else if share < 0.15 && inked[h] > 0 {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let red = match (colour(0), colour(1)) {
+        (Some(a), Some(b)) if a == b => Some(a),
+        _ => None,
     };
     let pips = if figure || pieces.is_empty() {
         None
@@ -126,12 +137,12 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
 /// The suit of the pips by their outline (`spade_or_club`, `heart_or_diamond`): each pip of the
 /// upper half as it stands, each of the lower half turned (a face's pips point away from its
 /// middle, whichever way up the card lies), those of the middle band left out (they may point
-/// either way, and an ace's one large pip is drawn in too many styles); two pips at least, all
-/// saying the same.
+/// either way, and an ace's one large pip is drawn in too many styles); pips of both halves,
+/// all saying the same.
 fn pip_suit(labels: &Mat, stats: &Mat, red: Option<bool>, area: f64) -> opencv::Result<Option<Suit>> {
     let Some(red) = red else { return Ok(None) };
     let rows = f64::from(labels.rows());
-    let mut said: Vec<Suit> = Vec::new();
+    let mut said: [Vec<Suit>; 2] = [Vec::new(), Vec::new()];
     for i in 1..stats.rows() {
         let at = |k| stats.at_2d::<i32>(i, k).copied();
         let (x, y, w, h, a) = (
@@ -158,10 +169,12 @@ fn pip_suit(labels: &Mat, stats: &Mat, red: Option<bool>, area: f64) -> opencv::
         }
         let glyph = GlyphFeature::from_mask(&mask)?;
         let suit = if red { heart_or_diamond(&mask)? } else { spade_or_club(&glyph, true) };
-        said.extend(suit);
+        said[usize::from(middle > 0.5)].extend(suit);
     }
-    Ok(match said.first() {
-        Some(&first) if said.len() >= 2 && said.iter().all(|&s| s == first) => Some(first),
+    // Both halves must say it, and nothing else: a card lying over one half shows its own.
+    let all: Vec<Suit> = said.concat();
+    Ok(match all.first() {
+        Some(&first) if said.iter().all(|h| !h.is_empty()) && all.iter().all(|&s| s == first) => Some(first),
         _ => None,
     })
 }
