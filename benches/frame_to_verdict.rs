@@ -50,7 +50,7 @@ fn video() -> (GameVideo, Vec<String>) {
     let mut rng = ChaCha8Rng::seed_from_u64(4242);
     let how = RecordOptions { max_turns: Some(2), illegal: 0 };
     let game = play_recorded(&mut rng, 2, RuleOptions::default(), &how).expect("random game");
-    let options = GameOptions { seed: 4242, size: Some(Size::new(1280, 720)), fps: FPS };
+    let options = GameOptions { seed: 4242, size: Some(Size::new(1280, 720)), fps: FPS, ..GameOptions::default() };
     let video = GameVideo::from_text(&game.record.to_string(), &options).expect("filmed");
     (video, game.record.names())
 }

@@ -275,7 +275,7 @@ impl Run {
             ExitCode::FAILURE
         };
         let started = std::time::Instant::now();
-        self.read = frame.index % self.stride.max(1) == 0;
+        self.read = frame.index.is_multiple_of(self.stride.max(1));
         let detections = if self.read { self.detector.detect(&frame.image).map_err(internal)? } else { Vec::new() };
         self.ms = started.elapsed().as_secs_f64() * 1000.0;
         let motion = self.gate.measure(&frame.image).map_err(internal)?;

@@ -82,7 +82,7 @@ impl TrackConfig {
 
     /// Whether the frame numbered `index` (from 0) is read.
     pub fn reads(&self, index: u64) -> bool {
-        index % self.stride == 0
+        index.is_multiple_of(self.stride)
     }
 }
 
@@ -167,6 +167,8 @@ struct Shown {
     centre: Pt,
     face: Face,
     card: Option<Card>,
+    /// The centre is an outline's (not an index's, a third of a card off).
+    outlined: bool,
 }
 
 /// One physical card followed over frames.
@@ -395,7 +397,9 @@ impl CardTracker {
                     continue;
                 }
                 let d = s.centre.distance(centre(&track.region));
-                let inside = !s.outline && track.outline && quad_contains(&track.region, s.centre);
+                // An index inside a card's outline is that card's, either way round.
+                let inside = (!s.outline && track.outline && quad_contains(&track.region, s.centre))
+                    || (s.outline && !track.outline && quad_contains(&s.region, track.still_at));
                 if d < MATCH_LENGTHS * scale || inside {
                     pairs.push((if inside { d.min(MATCH_LENGTHS * scale * 0.5) } else { d }, i, t));
                 } else if track.other_corner(s, d, scale) {
@@ -488,8 +492,13 @@ impl CardTracker {
             let size = s.length.unwrap_or(scale);
             let weight = confidence * (size / FULL_WEIGHT_PX).min(1.0) as f32;
             let named = track.shown.and_then(|sh| sh.card);
+            // A card lying still, unchanged to the eye since no hand came near, is read again
+            // and again: another reading there is a misreading, weighed with the rest. Only a
+            // photo (whose table may have changed since the last) or a card that looks otherwise
+            // since a hand went may be another card: its readings challenge the name.
+            let may_be_another = config.stills || track.unconfirmed;
             match named {
-                Some(name) if name != card => {
+                Some(name) if name != card && may_be_another => {
                     let n = match track.challenger {
                         Some((c, n)) if c == card => n + 1,
                         _ => 1,
@@ -672,7 +681,8 @@ impl CardTracker {
                 }
                 continue;
             }
-            let now = Shown { centre: track.still_at, face: track.face(&self.config), card: name };
+            let now =
+                Shown { centre: track.still_at, face: track.face(&self.config), card: name, outlined: track.outline };
             let Some(was) = track.shown else {
                 // An index alone inside a shown card's outline is that card's corner, or a card
                 // half under it that the reader cannot tell from it: it waits.
@@ -686,12 +696,20 @@ impl CardTracker {
                 changes.push(self.change(t, ChangeKind::Appeared));
                 continue;
             };
-            let moved = now.centre.distance(was.centre) > MOVE_LENGTHS * scale;
-            let centre = if moved { now.centre } else { was.centre };
+            // A card first followed by its index alone, whose outline is found now, lies where it
+            // lay: its place is only known better.
+            let refined = !was.outlined && track.outline && quad_contains(&track.region, was.centre);
+            let moved = now.centre.distance(was.centre) > MOVE_LENGTHS * scale && !refined;
+            let centre = if moved || refined { now.centre } else { was.centre };
             // A card turned face down keeps the name it was seen with.
             let card =
                 if now.face == Face::Down && was.face == Face::Up && now.card.is_none() { was.card } else { now.card };
-            self.tracks[t].shown = Some(Shown { centre, face: now.face, card });
+            self.tracks[t].shown = Some(Shown {
+                centre,
+                face: now.face,
+                card,
+                outlined: if moved || refined { now.outlined } else { was.outlined },
+            });
             if moved {
                 changes.push(self.change(t, ChangeKind::Moved));
             }
@@ -707,7 +725,8 @@ impl CardTracker {
     /// A change of track `t` as the view now shows it.
     fn change(&self, t: usize, kind: ChangeKind) -> Change {
         let track = &self.tracks[t];
-        let shown = track.shown.unwrap_or(Shown { centre: track.still_at, face: Face::Up, card: None });
+        let shown =
+            track.shown.unwrap_or(Shown { centre: track.still_at, face: Face::Up, card: None, outlined: false });
         let index = self.shown().position(|(id, _)| id == track.id).unwrap_or(0);
         Change {
             kind,
@@ -856,5 +875,36 @@ mod tests {
             t.push(&m, &[d]).unwrap();
         }
         assert_eq!(t.view().loose[0].face, Face::Up);
+    }
+
+    #[test]
+    fn a_card_first_followed_by_its_index_has_not_moved_when_its_outline_is_found() {
+        let mut t = tracker();
+        let m = frame(&[(200, 300)], None);
+        let index = CardDetection {
+            card: Some(card("6C")),
+            face: SeenFace::Up,
+            confidence: 0.9,
+            quad: None,
+            index_boxes: vec![[205, 305, 12, 24]],
+        };
+        let first = feed(&mut t, &m, &[index], 4);
+        assert_eq!(kinds(&first), vec![ChangeKind::Appeared]);
+        let later = feed(&mut t, &m, &[seen(Some("6C"), 200, 300, 0.9)], 6);
+        assert!(later.is_empty(), "{later:?}");
+        assert!(t.view().loose[0].centre.distance(Pt::new(245.0, 365.0)) < 5.0, "at the outline's centre now");
+    }
+
+    #[test]
+    fn a_photo_s_other_reading_challenges_the_name_where_a_video_frame_s_does_not() {
+        let m = frame(&[(200, 300)], None);
+        for stills in [false, true] {
+            let mut t = CardTracker::new(TrackConfig { stride: 1, ..TrackConfig::for_fps(10.0, stills) }, 10.0);
+            feed(&mut t, &m, &[seen(Some("8S"), 200, 300, 0.95)], 6);
+            feed(&mut t, &m, &[seen(Some("8C"), 200, 300, 0.95)], 3);
+            let name = t.view().loose[0].card;
+            let want = if stills { None } else { Some(card("8S")) };
+            assert_eq!(name, want, "stills {stills}");
+        }
     }
 }

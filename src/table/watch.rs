@@ -101,7 +101,7 @@ impl TableWatch {
     /// show where the picture moves.
     pub fn push(&mut self, image: &Mat, frame: u64, time_secs: f64) -> opencv::Result<Watched> {
         let ms = (time_secs * 1000.0) as u64;
-        if frame % self.stride != 0 {
+        if !frame.is_multiple_of(self.stride) {
             self.tracker.observe(image)?;
             return Ok(Watched { detections: Vec::new(), cards: self.tracker.shown_cards(), view: None, frame, ms });
         }
