@@ -298,7 +298,8 @@ fn the_same_seed_films_the_same_game_and_the_camera_sees_every_slot() {
     let games = [("games/short-2p.txt", 2), ("games/three-seats.txt", 3)];
     for ((name, players), seed) in games.into_iter().flat_map(|g| (0..12).map(move |s| (g, s))) {
         let text = std::fs::read_to_string(data(name)).unwrap();
-        let video = GameVideo::from_text(&text, &GameOptions { seed, size: None, fps: 10.0, ..GameOptions::default() }).unwrap();
+        let video = GameVideo::from_text(&text, &GameOptions { seed, size: None, fps: 10.0, ..GameOptions::default() })
+            .unwrap();
         assert_eq!(video.players(), players);
         let size = video.camera.size;
         let to_image = video.camera.table_to_image;
