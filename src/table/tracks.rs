@@ -3,7 +3,7 @@
 //! covered (kept where it lay, neither gone nor moved), and a card is named only once the
 //! readings of many frames agree, weighed by how sure each reading was and how large the card
 //! was. This is the settled view of a table without a layout (cards in image pixels): `track`
-//! reports its changes, and the window's referee waits on it for the deal.
+//! reports its changes, and the window marks its cards.
 
 use std::collections::VecDeque;
 
@@ -142,11 +142,10 @@ impl Seen {
     }
 }
 
-/// Whether an outline has a card's proportions (its short side about 0.7 of its long one), not
-/// those of two cards overlapping side by side, which the reader may take for one.
-fn one_card(q: &[Pt; 4]) -> bool {
-    let (a, b) = ((q[0].distance(q[1]) + q[2].distance(q[3])) / 2.0, (q[1].distance(q[2]) + q[3].distance(q[0])) / 2.0);
-    (0.6..=0.82).contains(&(a.min(b) / a.max(b).max(1.0)))
+/// Whether an outline has a card's proportions (`witness::card_shaped`), not those of two cards
+/// overlapping side by side, which the reader may take for one.
+fn card_shaped(q: &[Pt; 4]) -> bool {
+    witness::card_shaped(&q.map(|p| [p.x as f32, p.y as f32]))
 }
 
 fn centre(q: &[Pt; 4]) -> Pt {
@@ -310,9 +309,10 @@ impl CardTracker {
         let scale = self.scale.unwrap_or(fallback);
         let mut seen: Vec<Seen> = detections.iter().filter_map(|d| Seen::of(d, scale)).collect();
         // An index read apart inside another card's outline is that card's own corner (its
-        // outline's reading stands) or a neighbour's half-hidden one: no card of its own.
+        // outline's reading stands) or a neighbour's half-hidden one: no card of its own. (Not
+        // so in an outline of two cards overlapping side by side, taken for one.)
         let outlines: Vec<[Pt; 4]> =
-            seen.iter().filter(|s| s.outline && one_card(&s.region)).map(|s| s.region).collect();
+            seen.iter().filter(|s| s.outline && card_shaped(&s.region)).map(|s| s.region).collect();
         seen.retain(|s| s.outline || !outlines.iter().any(|o| quad_contains(o, s.centre)));
         self.learn_scale(&seen);
         let scale = self.scale.unwrap_or(fallback);
@@ -325,8 +325,6 @@ impl CardTracker {
             }
         }
         let sighted: Vec<bool> = (0..self.tracks.len()).map(|t| matched.contains(&Some(t))).collect();
-        let outlines: Vec<[Pt; 4]> =
-            seen.iter().filter(|s| s.outline && one_card(&s.region)).map(|s| s.region).collect();
         let mut changes = Vec::new();
         for (t, was_seen) in sighted.into_iter().enumerate().rev() {
             if !was_seen {
@@ -687,7 +685,7 @@ impl CardTracker {
                 // An index alone inside a shown card's outline is that card's corner, or a card
                 // half under it that the reader cannot tell from it: it waits.
                 let inside = |o: &CardTrack| {
-                    o.outline && o.shown.is_some() && one_card(&o.region) && quad_contains(&o.region, track.still_at)
+                    o.outline && o.shown.is_some() && card_shaped(&o.region) && quad_contains(&o.region, track.still_at)
                 };
                 if !track.outline && self.tracks.iter().any(inside) {
                     continue;

@@ -37,10 +37,11 @@ pub struct TableWatch {
     /// Each card followed over frames in image pixels; its map of where the picture changes
     /// also tells the settler whether cards where they are played moved.
     tracker: CardTracker,
-    /// For each of `activity`'s cells, whether it lies where cards are played (the layout's
-    /// rows and piles), once a layout is known and the frame's size seen.
+    /// For each cell of the tracker's activity map, whether it lies where cards are played (the
+    /// layout's rows and piles), once a layout is known and the frame's size seen.
     in_play: Option<Vec<bool>>,
     settler: Settler,
+    /// Frames read a second (the settler's rate).
     fps: f64,
     layout: Option<TableLayout>,
     /// The layout was fitted to the deal here (not given).
@@ -48,8 +49,6 @@ pub struct TableWatch {
     players: usize,
     /// Each frame is a still photo of the table (a folder of photos): it counts as settled alone.
     stills: bool,
-    /// Every how many frames the cards are read.
-    stride: u64,
     given_at: f64,
     last: Option<(TableView, u64, u64)>,
 }
@@ -59,21 +58,19 @@ impl TableWatch {
     /// seats to the deal.
     pub fn new(detector: CardDetector, layout: Option<TableLayout>, players: usize, fps: f64, stills: bool) -> Self {
         let config = TrackConfig::for_fps(fps, stills);
-        let stride = config.stride;
         // The settler sees the frames read.
-        let fps = config.read_rate(fps);
+        let read_rate = config.read_rate(fps);
         TableWatch {
             detector,
             gate: MotionGate::new(),
-            tracker: CardTracker::new(config, fps * stride as f64),
+            tracker: CardTracker::new(config, fps),
             in_play: None,
-            settler: Settler::new(SettleConfig::for_fps(fps)),
-            fps,
+            settler: Settler::new(SettleConfig::for_fps(read_rate)),
+            fps: read_rate,
             layout,
             fitted: false,
             players,
             stills,
-            stride,
             given_at: f64::NEG_INFINITY,
             last: None,
         }
@@ -101,7 +98,7 @@ impl TableWatch {
     /// show where the picture moves.
     pub fn push(&mut self, image: &Mat, frame: u64, time_secs: f64) -> opencv::Result<Watched> {
         let ms = (time_secs * 1000.0) as u64;
-        if !frame.is_multiple_of(self.stride) {
+        if !self.tracker.config().reads(frame) {
             self.tracker.observe(image)?;
             return Ok(Watched { detections: Vec::new(), cards: self.tracker.shown_cards(), view: None, frame, ms });
         }
@@ -121,7 +118,7 @@ impl TableWatch {
                 cells.iter().map(|&c| crate::table::place::in_play(to_table.apply(c), layout)).collect()
             });
             if mask.len() == cells.len() {
-                motion.changed = activity.changed_share_in(mask, self.stride);
+                motion.changed = activity.changed_share_in(mask, self.tracker.config().stride);
             } else {
                 self.in_play = None;
             }
