@@ -59,7 +59,7 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
             *row = refit_row(row, &points);
         }
     }
-    Ok(layout)
+    Ok(layout.in_chair_order())
 }
 
 /// The cards an outline holds on the rectified plane, each as (centre, direction of its top edge,
@@ -437,6 +437,7 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
     use crate::render::scene::{Camera, PlacedCard};
+    use crate::table::layout::SeatZones;
     use opencv::core::Size;
 
     /// The detections a perfect reader would give of a deal seen by `camera`.
@@ -472,12 +473,29 @@ mod tests {
             for seat in &truth.seats {
                 for p in [seat.front.slot(0), seat.back.slot(4)] {
                     let back = to_table.apply(camera.table_to_image.apply(p));
-                    // The same seat, or (an even table looks the same both ways round) the seat
-                    // across, half a turn away.
-                    let turned = Pt::new(-p.x, -p.y);
-                    let err = back.distance(p).min(if players % 2 == 0 { back.distance(turned) } else { f64::MAX });
-                    assert!(err < 2.0, "{players} players: {p:?} came back as {back:?}");
+                    assert!(back.distance(p) < 2.0, "{players} players: {p:?} came back as {back:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_seat_is_the_one_nearest_the_image_s_bottom_edge_however_the_table_is_turned() {
+        for players in 2..=6 {
+            for turn in [0.1, std::f64::consts::PI + 0.1] {
+                let truth = TableLayout::standard(players);
+                let camera = Camera::overhead(Size::new(1280, 720), Pt::new(0.0, 0.0), 2000.0, 0.2, turn);
+                let learnt = learn_layout(&dealt(&truth, &camera), players).expect("learns");
+                let to_image = learnt.image_to_table().inverse().unwrap();
+                let bottom = |s: &SeatZones| to_image.apply(s.back.slot(2)).y;
+                let lowest = learnt.seats.iter().map(bottom).fold(f64::MIN, f64::max);
+                let first_side = players.div_ceil(2);
+                let side_mean = |seats: &[SeatZones]| seats.iter().map(bottom).sum::<f64>() / seats.len() as f64;
+                // The first seats form the side nearer the bottom edge (the larger side when the
+                // table shows it there), and the lowest seat is among them.
+                let (near, far) = learnt.seats.split_at(if turn > 1.0 { players - first_side } else { first_side });
+                assert!(side_mean(near) > side_mean(far), "{players} players, turn {turn}");
+                assert!(near.iter().any(|s| bottom(s) == lowest), "{players} players, turn {turn}");
             }
         }
     }

@@ -129,6 +129,25 @@ impl TableLayout {
         }
     }
 
+    /// The same table with its seats counted from the chairs as the camera sees them: the first
+    /// seat on the side nearest the image's bottom edge, then on round the table in play order
+    /// (clockwise as seen on the image). A layout fitted to a deal of an even table fits equally
+    /// well either way round; the players' names, given in chair order, then still follow their
+    /// chairs.
+    pub fn in_chair_order(mut self) -> TableLayout {
+        let Some(to_image) = self.image_to_table().inverse() else { return self };
+        let first_side = self.seats.len().div_ceil(2);
+        let mean_y = |seats: &[SeatZones]| {
+            let ys: Vec<f64> = seats.iter().map(|s| to_image.apply(s.back.slot(ROW_SLOTS / 2)).y).collect();
+            ys.iter().sum::<f64>() / ys.len().max(1) as f64
+        };
+        let (near, far) = self.seats.split_at(first_side);
+        if mean_y(far) > mean_y(near) {
+            self.seats.rotate_left(first_side);
+        }
+        self
+    }
+
     /// Reads a layout file (TOML, as `to_toml` writes it). The error names the file, and the
     /// line and field where the text is wrong.
     pub fn load(path: &std::path::Path) -> Result<TableLayout, String> {
