@@ -139,6 +139,8 @@ struct Session {
     thumbnail: Option<String>,
     /// Where the settled views are saved (--save-views).
     views_out: Option<std::io::BufWriter<std::fs::File>>,
+    /// The table layout the journal holds last (read back on a resume).
+    journalled_layout: Option<TableLayout>,
 }
 
 fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
@@ -154,6 +156,9 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
         Ok(session) => session,
         Err(message) => return bad_input(message),
     };
+    // A game resumed without a layout file goes on with the layout its journal kept (fitted to
+    // the deal, which the table no longer shows).
+    let layout = layout.or_else(|| session.journalled_layout.clone());
     if let Some(path) = &args.save_views {
         match std::fs::File::create(path) {
             Ok(file) => session.views_out = Some(std::io::BufWriter::new(file)),
@@ -189,7 +194,12 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
     let detector = super::vision_cards::detector(None, None, None)?;
     let fps = source.nominal_fps().unwrap_or(30.0);
     let players = session.referee.names().len();
-    if layout.is_none() {
+    if layout.is_none() && !session.referee.record().is_empty() {
+        eprintln!(
+            "# the journal keeps no table layout and its game is past the deal: give --layout, or nothing more is \
+             ruled on"
+        );
+    } else if layout.is_none() {
         eprintln!(
             "# no --layout: the standard layout of {players} seats is fitted once a deal (2 face down and 5 face up \
              each) settles; nothing is ruled on before"
@@ -205,6 +215,7 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
         let watched = watch
             .push(&frame.image, frame.index, frame.time.as_secs_f64())
             .map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
+        session.journal_layout(watch.layout()).map_err(bad_input)?;
         let Some(view) = watched.view else { continue };
         let at = Moment { frame: watched.frame, ms: watched.ms };
         session.save_view(&view, at);
@@ -261,19 +272,19 @@ fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Ses
         None => None,
     };
     let config = RefereeConfig { first, ..RefereeConfig::default() };
-    let (referee, journal, resume_after) = match &args.journal {
+    let (referee, journal, resume_after, journalled_layout) = match &args.journal {
         Some(path) if path.exists() && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) => {
             let resumed = journal::read(path)?;
             let referee = OmphalaReferee::resume(resumed.names, resumed.options, config, &resumed.inputs)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            (referee, Some(Journal::open(path)?), resumed.frame)
+            (referee, Some(Journal::open(path)?), resumed.frame, resumed.layout)
         }
         Some(path) => {
             let mut journal = Journal::open(path)?;
             journal.append(&Entry::Start { names: names.clone(), options: journal::options_line(options) })?;
-            (OmphalaReferee::new(names, options, config), Some(journal), None)
+            (OmphalaReferee::new(names, options, config), Some(journal), None, None)
         }
-        None => (OmphalaReferee::new(names, options, config), None, None),
+        None => (OmphalaReferee::new(names, options, config), None, None, None),
     };
     Ok(Session {
         referee,
@@ -283,6 +294,7 @@ fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Ses
         resume_after,
         thumbnail: None,
         views_out: None,
+        journalled_layout,
     })
 }
 
@@ -311,6 +323,16 @@ fn run_views(session: &mut Session, path: &Path, speed: f64) -> Result<(), Strin
 }
 
 impl Session {
+    /// Journals the layout in use when it is new (fitted to the deal, or changed).
+    fn journal_layout(&mut self, layout: Option<&TableLayout>) -> Result<(), String> {
+        let (Some(journal), Some(layout)) = (&mut self.journal, layout) else { return Ok(()) };
+        if self.journalled_layout.as_ref() != Some(layout) {
+            journal.append(&journal::layout_entry(layout))?;
+            self.journalled_layout = Some(layout.clone());
+        }
+        Ok(())
+    }
+
     fn save_view(&mut self, view: &TableView, at: Moment) {
         if let Some(out) = &mut self.views_out {
             let line = serde_json::json!({"frame": at.frame, "ms": at.ms, "view": view});

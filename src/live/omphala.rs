@@ -41,6 +41,8 @@ pub struct OmphalaSession {
     last_moves: Vec<(Pt, Pt)>,
     /// The journal could not be written: said once on screen, the game goes on.
     journal_error: Option<String>,
+    /// The table layout the journal holds last.
+    journalled_layout: Option<TableLayout>,
 }
 
 impl OmphalaSession {
@@ -64,6 +66,7 @@ impl OmphalaSession {
             ruled_view: None,
             last_moves: Vec::new(),
             journal_error: None,
+            journalled_layout: None,
         })
     }
 
@@ -79,14 +82,16 @@ impl OmphalaSession {
     }
 
     /// Goes on with the game journalled at `path`: its committed inputs replayed, its journal
-    /// appended to.
+    /// appended to. Without `layout`, the one the journal kept (fitted to the deal) is used.
     pub fn resume(path: &Path, layout: Option<TableLayout>, fps: f64) -> Result<OmphalaSession, String> {
         let resumed = journal::read(path)?;
         let referee = OmphalaReferee::resume(resumed.names, resumed.options, RefereeConfig::default(), &resumed.inputs)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        let layout = layout.or_else(|| resumed.layout.clone());
         let mut session =
             Self::with_referee(referee, layout, fps).map_err(|e| format!("the card detector did not start: {e}"))?;
         session.journal = Some(Journal::open(path)?);
+        session.journalled_layout = resumed.layout;
         Ok(session)
     }
 
@@ -126,6 +131,7 @@ impl OmphalaSession {
     /// Watches one frame and rules on the view it settles, if any.
     pub fn push(&mut self, frame: &Frame) -> opencv::Result<Watched> {
         let watched = self.watch.push(&frame.image, frame.index, frame.time.as_secs_f64())?;
+        self.journal_layout();
         if let Some(view) = &watched.view {
             let at = Moment { frame: watched.frame, ms: watched.ms };
             self.last_at = at;
@@ -226,6 +232,17 @@ impl OmphalaSession {
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
         }
+    }
+
+    /// Journals the layout in use when it is new (fitted to the deal, adjusted by hand).
+    fn journal_layout(&mut self) {
+        let Some(layout) = self.watch.layout() else { return };
+        if self.journal.is_none() || self.journalled_layout.as_ref() == Some(layout) {
+            return;
+        }
+        let layout = layout.clone();
+        self.append(&journal::layout_entry(&layout));
+        self.journalled_layout = Some(layout);
     }
 
     fn append(&mut self, entry: &Entry) {

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::omphala::notation::{Record, parse as parse_record};
 use crate::rules::omphala::{Input, RuleOptions};
+use crate::table::TableLayout;
 use crate::text_input::TextError;
 
 /// One line of the journal.
@@ -34,6 +35,10 @@ pub enum Entry {
     Frame { frame: u64 },
     /// The operator withdrew the last committed input: its record lines, counted from the end.
     Undo { lines: usize },
+    /// Where the seats' rows lie, from here on: fitted to the deal, given, or adjusted by hand. A
+    /// game resumed without a layout file goes on with the last one. As a layout file holds it
+    /// (TOML), checked as one when read back.
+    Layout { toml: String },
 }
 
 /// What a journal holds, read back.
@@ -44,6 +49,8 @@ pub struct Resumed {
     pub inputs: Vec<Input>,
     /// The last frame ruled on.
     pub frame: Option<u64>,
+    /// The table layout last journalled.
+    pub layout: Option<TableLayout>,
 }
 
 /// An open journal, appended to.
@@ -135,6 +142,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
     // The committed record's lines, each with the journal line it was committed on.
     let mut record_lines: Vec<(String, usize)> = Vec::new();
     let mut frame = None;
+    let mut layout = None;
     for (k, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -155,6 +163,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
             }
             Entry::Frame { frame: f } => frame = Some(f),
             Entry::Undo { lines } => record_lines.truncate(record_lines.len().saturating_sub(lines)),
+            Entry::Layout { toml } => {
+                let read = TableLayout::from_toml(&toml)
+                    .map_err(|e| format!("{}: line {}: the table layout: {e}", path.display(), k + 1))?;
+                layout = Some(read);
+            }
             Entry::Said { .. } => {}
         }
     }
@@ -178,7 +191,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
         options: record.options(),
         inputs: record.inputs().into_iter().map(|(_, i)| i).collect(),
         frame,
+        layout,
     })
+}
+
+/// The journal entry of a table layout.
+pub fn layout_entry(layout: &TableLayout) -> Entry {
+    Entry::Layout { toml: layout.to_toml() }
 }
 
 /// The options line a journal's start entry holds.
@@ -236,6 +255,27 @@ mod tests {
 ";
         let err = parse(text, Path::new("j.jsonl")).unwrap_err();
         assert!(err.starts_with("j.jsonl: line 4: the committed record: unknown verb 'fly'"), "{err}");
+    }
+
+    #[test]
+    fn the_last_layout_journalled_is_read_back_and_a_bad_one_named_by_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.jsonl");
+        let mut journal = Journal::open(&path).unwrap();
+        journal.append(&Entry::Start { names: vec!["A".into(), "B".into()], options: String::new() }).unwrap();
+        assert_eq!(read(&path).unwrap().layout, None);
+        let mut fitted = TableLayout::standard(2);
+        fitted.seats.rotate_left(1);
+        journal.append(&layout_entry(&TableLayout::standard(2))).unwrap();
+        journal.append(&Entry::Frame { frame: 9 }).unwrap();
+        journal.append(&layout_entry(&fitted)).unwrap();
+        assert_eq!(read(&path).unwrap().layout, Some(fitted));
+        let mut bad = TableLayout::standard(2);
+        bad.deck.radius = -1.0;
+        journal.append(&layout_entry(&bad)).unwrap();
+        journal.append(&Entry::Frame { frame: 10 }).unwrap();
+        let err = read(&path).unwrap_err();
+        assert!(err.contains("line 5: the table layout: ") && err.contains("deck.radius"), "{err}");
     }
 
     #[test]

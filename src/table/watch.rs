@@ -124,8 +124,18 @@ impl TableWatch {
             }
         }
         let Some(layout) = &self.layout else {
-            self.fit_layout(&detections, motion);
-            return Ok(Watched { detections, cards, view: None, frame, ms });
+            if !self.stills {
+                // Before the deal is fitted, only change near the cards counts: hands resting at
+                // the table's edge or holding the deck away from the rows do not keep the deal
+                // from settling.
+                let activity = self.tracker.activity();
+                let mask = near_cards(&activity.cell_centres(), &detections);
+                motion.changed = activity.changed_share_in(&mask, self.tracker.config().stride);
+            }
+            if !self.fit_layout(&detections, motion) {
+                return Ok(Watched { detections, cards, view: None, frame, ms });
+            }
+            return self.settled_deal(image, detections, cards, frame, ms);
         };
         let mut view = place_frame(image, &detections, layout)?;
         read_unread(&self.detector, image, &mut view, layout)?;
@@ -155,8 +165,8 @@ impl TableWatch {
     }
 
     /// Before a layout: waits for the deal to settle in image pixels, then fits the standard
-    /// layout to it.
-    fn fit_layout(&mut self, detections: &[CardDetection], motion: Motion) {
+    /// layout to it. Whether it was fitted now.
+    fn fit_layout(&mut self, detections: &[CardDetection], motion: Motion) -> bool {
         if self.stills {
             for _ in 1..self.settler.config().quiet_frames {
                 self.settler.push(place_in_image(detections), motion);
@@ -168,8 +178,52 @@ impl TableWatch {
             self.layout = Some(learnt);
             self.fitted = true;
             self.settler = Settler::new(SettleConfig::for_fps(self.fps));
+            return true;
         }
+        false
     }
+
+    /// The deal the layout was just fitted to, placed in its rows and given as settled at once:
+    /// it settled in image pixels, and players often start playing within a second of dealing.
+    fn settled_deal(
+        &mut self,
+        image: &Mat,
+        detections: Vec<CardDetection>,
+        cards: Vec<CardDetection>,
+        frame: u64,
+        ms: u64,
+    ) -> opencv::Result<Watched> {
+        let Some(layout) = &self.layout else { return Ok(Watched { detections, cards, view: None, frame, ms }) };
+        let mut view = place_frame(image, &detections, layout)?;
+        read_unread(&self.detector, image, &mut view, layout)?;
+        for _ in 1..self.settler.config().quiet_frames {
+            self.settler.push(view.clone(), Motion::STILL);
+        }
+        let settled = self.settler.push(view, Motion::STILL).map(|s| s.view);
+        if let Some(view) = &settled {
+            self.given_at = ms as f64 / 1000.0;
+            self.last = Some((view.clone(), frame, ms));
+        }
+        Ok(Watched { detections, cards, view: settled, frame, ms })
+    }
+}
+
+/// For each cell centre, whether it lies on or beside a detected card: within one and a half
+/// times the card's half diagonal of its centre.
+fn near_cards(cells: &[crate::render::geometry::Pt], detections: &[CardDetection]) -> Vec<bool> {
+    use crate::render::geometry::Pt;
+    let discs: Vec<(Pt, f64)> = detections
+        .iter()
+        .filter_map(|d| d.quad)
+        .map(|q| {
+            let corners = q.map(|[x, y]| Pt::new(f64::from(x), f64::from(y)));
+            let centre =
+                Pt::new(corners.iter().map(|p| p.x).sum::<f64>() / 4.0, corners.iter().map(|p| p.y).sum::<f64>() / 4.0);
+            let half_diagonal = corners.iter().map(|p| p.distance(centre)).fold(0.0, f64::max);
+            (centre, 1.5 * half_diagonal)
+        })
+        .collect();
+    cells.iter().map(|c| discs.iter().any(|(centre, r)| c.distance(*centre) < *r)).collect()
 }
 
 /// Face-up row cards the frame's reading left unread, and the bases of Front Row stacks, read
