@@ -3,7 +3,7 @@
 //! must rebuild the game record exactly, never committing a wrong input.
 
 use card_referee::referee::omphala::script::{forget_face_down, ideal_views};
-use card_referee::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
+use card_referee::referee::omphala::{Moment, NONE_OF_THESE, OmphalaReferee, RefereeConfig, RefereeEvent};
 use card_referee::rules::omphala::simulate::play_out;
 use card_referee::rules::omphala::{Input, Observation, RuleOptions};
 use rand::SeedableRng;
@@ -70,13 +70,28 @@ fn answer_from_script(
         .skip(done)
         .collect();
     let line = |i: &Input| card_referee::rules::omphala::notation::input_lines(referee.names(), i).join(" / ");
+    // Several moves nobody saw, put as chains of record lines: the chain the script's next
+    // visible inputs make, else none of them.
+    let chain = |n: usize| rest.iter().take(n).map(|i| line(i)).collect::<Vec<_>>().join(" / ");
+    let far = candidates.iter().any(|c| c == NONE_OF_THESE).then(|| {
+        candidates
+            .iter()
+            .find(|c| {
+                let seen: Vec<&str> = c.split(" / ").filter(|p| !p.ends_with(" end")).collect();
+                seen.join(" / ") == chain(seen.len())
+            })
+            .cloned()
+            .unwrap_or_else(|| NONE_OF_THESE.to_string())
+    });
     // The candidate that is the script's next visible input, else the pass among them.
-    let truth = candidates
-        .iter()
-        .find(|c| rest.first().is_some_and(|i| line(i) == **c))
-        .or_else(|| candidates.iter().find(|c| c.ends_with(" end")))
-        .cloned()
-        .unwrap_or_default();
+    let truth = far.unwrap_or_else(|| {
+        candidates
+            .iter()
+            .find(|c| rest.first().is_some_and(|i| line(i) == **c))
+            .or_else(|| candidates.iter().find(|c| c.ends_with(" end")))
+            .cloned()
+            .unwrap_or_default()
+    });
     if std::env::var("SHOW_CONFIRMS").is_ok() {
         eprintln!("confirm {candidates:?}, truth {truth}");
     }
@@ -703,6 +718,38 @@ mod by_hand {
         });
         assert_eq!(candidates, Some(vec!["Alice attack KC Bob 1".to_string(), "Alice attack KC Bob 2".to_string()]));
     }
+    #[test]
+    fn several_moves_nobody_saw_are_put_to_the_operator_never_guessed() {
+        // A turn each, seen only at the end: eight inputs, more than one change of the table is
+        // searched for.
+        let lines = "Alice shield 9D 1\nAlice end\nAlice drew 10S\nBob drew 2D\nBob shield 4D 1\nBob end\n\
+                     Bob drew 3D\nAlice drew 4S\n";
+        let chain = lines.trim_end().replace('\n', " / ");
+        for answer in [chain.as_str(), NONE_OF_THESE] {
+            let (mut referee, state) = start();
+            let view = ideal_view(&expected(&played(&state, lines)), &TableLayout::standard(2));
+            let mut said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
+            said.extend(referee.observe(&view, Moment { frame: 3, ms: 2000 }));
+            assert_eq!(referee.record().len(), 1, "nothing committed before the operator answers: {said:?}");
+            let candidates = said.iter().find_map(|e| match e {
+                RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+                _ => None,
+            });
+            // Which of the new cards each draw brought, and which shield came first, the table
+            // cannot tell: every way is put, and none of them.
+            let candidates = candidates.expect("a question");
+            assert!(candidates.contains(&chain), "{candidates:?}");
+            assert_eq!(candidates.last().map(String::as_str), Some(NONE_OF_THESE));
+            referee.answer(answer, Moment { frame: 3, ms: 2000 });
+            let committed = if answer == NONE_OF_THESE { 1 } else { 9 };
+            assert_eq!(referee.record().len(), committed, "answered {answer}");
+            // The same table again: not asked again, nothing guessed.
+            let said = referee.observe(&view, Moment { frame: 4, ms: 3000 });
+            assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Confirm { .. })), "{said:?}");
+            assert_eq!(referee.record().len(), committed);
+        }
+    }
+
     #[test]
     fn a_card_drawn_but_not_read_prompts_the_drawer_to_hold_it_up() {
         let (mut referee, state) = start();

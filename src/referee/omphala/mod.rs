@@ -71,7 +71,18 @@ pub struct OmphalaReferee {
     /// Attacks that may have failed unseen (the attacker put back with no reveal read), put to
     /// the operator: nothing is committed until they answer.
     put_back: Option<Vec<PutBack>>,
+    /// Explanations of a lost view that take several moves nobody saw, put to the operator:
+    /// the referee never guesses its way back.
+    far: Option<Vec<Hypothesis>>,
+    /// The view the operator said none of the far explanations fits: not asked about again.
+    far_refused: Option<TableView>,
 }
+
+/// The candidate that says none of the explanations put is what happened.
+pub const NONE_OF_THESE: &str = "none of these";
+
+/// Most explanations of a lost view put to the operator at once.
+const MAX_FAR_CANDIDATES: usize = 6;
 
 impl OmphalaReferee {
     pub fn new(names: Vec<String>, options: RuleOptions, config: RefereeConfig) -> OmphalaReferee {
@@ -91,6 +102,8 @@ impl OmphalaReferee {
             complained: false,
             last_illegal: None,
             put_back: None,
+            far: None,
+            far_refused: None,
         }
     }
 
@@ -139,7 +152,11 @@ impl OmphalaReferee {
         self.last_view = Some(view.clone());
         let mut next = if again {
             self.searched_far = true;
-            self.explain_all(view, search::FAR)
+            if self.far.is_some() || self.far_refused.as_ref() == Some(view) {
+                Vec::new()
+            } else {
+                self.explain_all(view, search::FAR)
+            }
         } else {
             self.searched_far = false;
             self.reported = false;
@@ -149,6 +166,12 @@ impl OmphalaReferee {
             self.unexplained(view, at, again, &mut out);
             return out;
         }
+        if again {
+            // Several moves nobody saw explain the table: the operator says which, if any.
+            self.ask_far(next, at, &mut out);
+            return out;
+        }
+        self.far = None;
         if self.unexplained_since.take().is_some() && self.complained {
             out.push(RefereeEvent::Restored { at });
         }
@@ -232,10 +255,62 @@ impl OmphalaReferee {
         next
     }
 
+    /// Puts the explanations of a lost view found only by the far search to the operator: their
+    /// inputs past the committed game, and `NONE_OF_THESE`.
+    fn ask_far(&mut self, mut found: Vec<Hypothesis>, at: Moment, out: &mut Vec<RefereeEvent>) {
+        found.sort_by_key(|h| h.inputs.len());
+        let mut kept: Vec<Hypothesis> = Vec::new();
+        for h in found {
+            if !kept.iter().any(|k| self.far_line(k) == self.far_line(&h)) {
+                kept.push(h);
+            }
+        }
+        kept.truncate(MAX_FAR_CANDIDATES);
+        let mut candidates: Vec<String> = kept.iter().map(|h| self.far_line(h)).collect();
+        candidates.push(NONE_OF_THESE.to_string());
+        out.push(RefereeEvent::Confirm { candidates, at });
+        self.far = Some(kept);
+    }
+
+    /// A far explanation as a candidate: its record lines past the committed game.
+    fn far_line(&self, h: &Hypothesis) -> String {
+        h.inputs.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ")
+    }
+
+    /// The operator's answer to the far explanations put: the one that happened is committed
+    /// and the game goes on; with `NONE_OF_THESE` the referee stays lost on this view.
+    fn answer_far(&mut self, found: Vec<Hypothesis>, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        if line.trim() == NONE_OF_THESE {
+            self.far_refused = self.last_view.clone();
+            return out;
+        }
+        let Some(chosen) = found.iter().find(|h| self.far_line(h) == line.trim()).cloned() else {
+            out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
+            self.far = Some(found);
+            return out;
+        };
+        let view = self.last_view.clone().unwrap_or_default();
+        self.hypotheses = vec![chosen];
+        self.unexplained_since = None;
+        if self.complained {
+            out.push(RefereeEvent::Restored { at });
+        }
+        self.complained = false;
+        self.reported = false;
+        self.undecided_changes = 0;
+        self.asked = None;
+        self.commit_agreed(&view, at, &mut out);
+        out
+    }
+
     /// The operator's answer to a `confirm`: the record line of the input they chose.
     pub fn answer(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
         if let Some(attacks) = self.put_back.take() {
             return self.answer_put_back(attacks, line, at);
+        }
+        if let Some(found) = self.far.take() {
+            return self.answer_far(found, line, at);
         }
         let mut out = Vec::new();
         let Some(asked) = self.asked.take() else {
@@ -478,7 +553,8 @@ impl OmphalaReferee {
         let Some(since) = self.unexplained_since else {
             return;
         };
-        if self.reported || at.ms.saturating_sub(since) < self.config.desync_after_ms {
+        // While far explanations are put to the operator, the question says the referee is lost.
+        if self.reported || self.far.is_some() || at.ms.saturating_sub(since) < self.config.desync_after_ms {
             return;
         }
         if !self.dealt() {

@@ -33,12 +33,13 @@ impl Oracle {
 
     /// The candidate (record lines joined by " / ") the record goes on with after the committed
     /// lines, a card left to name filled in from the record; none when the record does not
-    /// say. An attacker put back that the record has no attack for made no attack.
+    /// say. An attacker put back that the record has no attack for made no attack, and far
+    /// explanations the record does not hold are none of what happened.
     pub fn answer(&self, committed: &[String], candidates: &[String]) -> Option<String> {
         let from = self.position_after(committed);
         (from..(from + LOOKAHEAD).min(self.lines.len()))
             .find_map(|start| candidates.iter().find_map(|c| self.filled(start, c)))
-            .or_else(|| candidates.iter().find(|c| *c == NO_ATTACK).cloned())
+            .or_else(|| candidates.iter().find(|c| *c == NO_ATTACK || *c == super::NONE_OF_THESE).cloned())
     }
 
     /// `candidate` as the record's lines from `start`, when they are its lines.
