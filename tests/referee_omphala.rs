@@ -600,6 +600,65 @@ mod by_hand {
     }
 
     #[test]
+    fn a_lost_game_is_corrected_to_the_table_when_the_operator_says_it_is_right() {
+        use card_referee::referee::omphala::correct::{PUT_BACK, TABLE_IS_RIGHT};
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        // Alice's KC lies on the discard pile and Bob's 8H on her 5H: nothing legal explains it.
+        let mut moved = state.clone();
+        moved.players[0].back.retain(|e| e.card != Some("KC".parse().unwrap()));
+        moved.discard.push("KC".parse().unwrap());
+        let heart = moved.players[1].back.remove(2);
+        moved.players[0].back[0].modifier = heart.card;
+        let view = ideal_view(&expected(&moved), &layout);
+        referee.observe(&view, Moment { frame: 2, ms: 1000 });
+        referee.observe(&view, Moment { frame: 3, ms: 2000 });
+        let said = referee.observe(&view, Moment { frame: 4, ms: 6000 });
+        let candidates = said.iter().find_map(|e| match e {
+            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+            _ => None,
+        });
+        let right = |name: &str| format!("{TABLE_IS_RIGHT} {name} to play");
+        assert_eq!(candidates, Some(vec![right("Alice"), right("Bob"), PUT_BACK.to_string()]), "{said:?}");
+        let said = referee.answer(&right("Bob"), Moment { frame: 4, ms: 6000 });
+        assert!(said.iter().any(|e| matches!(e, RefereeEvent::Restored { .. })), "{said:?}");
+        let lines: Vec<String> = referee
+            .record()
+            .iter()
+            .skip(1)
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "corrected Alice front ? ? back 5H+8H 9D 7S 2C",
+                "corrected Bob front ? ? back QS 4D 6C 3S",
+                "corrected discard KC",
+                "corrected turn Bob"
+            ]
+        );
+        assert_eq!(referee.state().card_total(), 52);
+        // The game goes on from the table: Bob's shield is ruled as any move.
+        let mut after = referee.state().clone();
+        card_referee::rules::omphala::apply(&mut after, parse_line("Bob shield 4D 1")).unwrap();
+        let said = referee.observe(&ideal_view(&expected(&after), &layout), Moment { frame: 5, ms: 7000 });
+        assert!(
+            said.iter().any(|e| matches!(e, RefereeEvent::Input { record, .. } if record == &["Bob shield 4D 1"])),
+            "{said:?}"
+        );
+        // Each correction is an input: undone one at a time.
+        let (_, undone) = referee.undo(Moment { frame: 6, ms: 8000 });
+        assert_eq!(undone, ["Bob shield 4D 1"]);
+        let (_, undone) = referee.undo(Moment { frame: 6, ms: 8000 });
+        assert_eq!(undone, ["corrected turn Bob"]);
+    }
+
+    /// One play line after `DEAL`, as an input.
+    fn parse_line(line: &str) -> card_referee::rules::omphala::Input {
+        parse(&format!("{DEAL}{line}\n")).unwrap().inputs().pop().unwrap().1
+    }
+
+    #[test]
     fn an_attacker_not_slid_forward_is_left_open_not_guessed() {
         let (mut referee, state) = start();
         let layout = TableLayout::standard(2);

@@ -6,6 +6,7 @@
 //! otherwise waited out: a view between two moves explains nothing for a moment. One that stays
 //! unexplained is reported as a `desync`, naming the places that differ.
 
+pub mod correct;
 pub mod events;
 pub mod expect;
 pub mod illegal;
@@ -76,6 +77,8 @@ pub struct OmphalaReferee {
     far: Option<Vec<Hypothesis>>,
     /// The view the operator said none of the far explanations fits: not asked about again.
     far_refused: Option<TableView>,
+    /// Whether the operator was asked if the table is right since the referee got lost.
+    lost_asked: bool,
 }
 
 /// The candidate that says none of the explanations put is what happened.
@@ -104,6 +107,7 @@ impl OmphalaReferee {
             put_back: None,
             far: None,
             far_refused: None,
+            lost_asked: false,
         }
     }
 
@@ -175,6 +179,7 @@ impl OmphalaReferee {
         if self.unexplained_since.take().is_some() && self.complained {
             out.push(RefereeEvent::Restored { at });
         }
+        self.lost_asked = false;
         let put_back = self.attacks_put_back(&next);
         if !put_back.is_empty() && self.put_back.is_none() {
             let mut candidates: Vec<String> = put_back.iter().map(|p| p.candidate(&self.names)).collect();
@@ -306,6 +311,15 @@ impl OmphalaReferee {
 
     /// The operator's answer to a `confirm`: the record line of the input they chose.
     pub fn answer(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        if self.lost_asked {
+            if let Some(turn) = correct::turn_in(line, &self.names) {
+                return self.correct_to_table(turn, at);
+            }
+            if line.trim() == correct::PUT_BACK {
+                self.lost_asked = false;
+                return Vec::new();
+            }
+        }
         if let Some(attacks) = self.put_back.take() {
             return self.answer_put_back(attacks, line, at);
         }
@@ -329,6 +343,57 @@ impl OmphalaReferee {
             self.commit_agreed(&view, at, &mut out);
         }
         self.ask_if_due(at, &mut out);
+        out
+    }
+
+    /// The operator says the table is right as the last view shows it, `turn` to play: the game
+    /// is corrected to it (each correction committed as a record line) and refereed on from
+    /// there. Refused, saying why, before the deal or where the view does not show the table
+    /// well enough to take (a card unread).
+    pub fn correct_to_table(&mut self, turn: usize, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let note = |text: String| vec![RefereeEvent::Note { text, at }];
+        let Some(view) = self.last_view.clone() else { return note("no view of the table yet".into()) };
+        if !matches!(self.committed.phase, crate::rules::omphala::Phase::Playing) {
+            return note("only a game in play is corrected to the table".into());
+        }
+        let list = match correct::corrections(&self.committed, &view, &self.names, turn) {
+            Ok(list) => list,
+            Err(why) => return note(format!("the table cannot be taken as it lies: {why}")),
+        };
+        let mut batch = Vec::new();
+        for correction in list {
+            let input = Input::Correct(correction);
+            match apply(&mut self.committed, input.clone()) {
+                Ok(events) => {
+                    self.record.push(input.clone());
+                    out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
+                    batch.extend(events);
+                }
+                Err(e) => {
+                    out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at });
+                    break;
+                }
+            }
+        }
+        out.extend(events::prompts(&self.committed, &batch, at));
+        self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
+        self.asked = None;
+        self.put_back = None;
+        self.far = None;
+        self.far_refused = None;
+        self.undecided_changes = 0;
+        self.unexplained_since = None;
+        self.reported = false;
+        self.complained = false;
+        self.lost_asked = false;
+        self.last_illegal = None;
+        let differences = conflicts(&expected(&self.committed), &view);
+        if differences.is_empty() {
+            out.push(RefereeEvent::Restored { at });
+        } else {
+            out.push(RefereeEvent::Waiting { differences, at });
+        }
         out
     }
 
@@ -565,6 +630,13 @@ impl OmphalaReferee {
             out.push(RefereeEvent::Desync { differences: conflicts(&expected(&best.state), view), at });
             self.reported = true;
             self.complained = true;
+            // Lost: the operator can say the table is right (and whose turn it is), or that it
+            // will be put back.
+            if !self.lost_asked {
+                let candidates = correct::candidates(&self.committed, &self.names);
+                out.push(RefereeEvent::Confirm { candidates, at });
+                self.lost_asked = true;
+            }
         }
     }
 

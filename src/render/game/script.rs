@@ -154,6 +154,9 @@ pub fn write_script(
             Input::Observe(Observation::Deal(_)) => Kind::Deal,
             Input::Observe(_) => Kind::Observation,
             Input::EndByAgreement => Kind::Agree,
+            Input::Correct(_) => {
+                return Err(GameError::bad(index + 1, "a correction is the operator's, not a move to act out"));
+            }
         };
         let events = apply(&mut state, input.clone()).map_err(|why| GameError::illegal(index + 1, why.message))?;
         if let Input::Observe(Observation::Deal(deal)) = &input {

@@ -54,6 +54,7 @@ enum Why {
     WrongObservation(Awaited),
     AlreadySeen(Card),
     BadDeal(String),
+    BadCorrection(String),
 }
 
 impl Why {
@@ -91,6 +92,7 @@ impl Why {
             Why::WrongObservation(_) => "wrong-observation",
             Why::AlreadySeen(_) => "card-already-seen",
             Why::BadDeal(_) => "bad-deal",
+            Why::BadCorrection(_) => "bad-correction",
         }
     }
 
@@ -178,6 +180,7 @@ impl Why {
                 state.whereabouts(*card).unwrap_or_else(|| "play".into())
             ),
             Why::BadDeal(sentence) => sentence.clone(),
+            Why::BadCorrection(why) => format!("The correction cannot be taken: {why}."),
         }
     }
 }
@@ -269,6 +272,15 @@ pub fn apply(state: &mut GameState, input: Input) -> Result<Vec<Event>, Illegal>
             Phase::Playing => end_game(state, true, &mut events),
             _ => return Err(Why::GameOver.illegal(state)),
         },
+        Input::Correct(correction) => {
+            match state.phase {
+                Phase::Setup => return Err(Why::NotDealt.illegal(state)),
+                Phase::Playing => {}
+                _ => return Err(Why::GameOver.illegal(state)),
+            }
+            super::correct::apply_correction(state, &correction).map_err(|e| Why::BadCorrection(e).illegal(state))?;
+            events.push(Event::Corrected(correction));
+        }
     }
     settle(state, &mut events);
     Ok(events)

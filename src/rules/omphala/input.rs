@@ -77,6 +77,8 @@ pub enum Input {
     Observe(Observation),
     /// The players agree to stop; the game is scored as it stands.
     EndByAgreement,
+    /// The operator says the table is right where the game lost track of it.
+    Correct(super::correct::Correction),
 }
 
 /// How an attack turned out.
@@ -186,4 +188,6 @@ pub enum Event {
     },
     BattleStep(super::battle::BattleStep),
     Finished(super::score::Standings),
+    /// The operator corrected the game to the table.
+    Corrected(super::correct::Correction),
 }

@@ -6,6 +6,7 @@
 //! `simulate`, which plays the table for random play-outs).
 
 pub mod battle;
+pub mod correct;
 pub mod engine;
 pub mod entity;
 pub mod input;
@@ -17,6 +18,7 @@ pub mod simulate;
 pub mod state;
 
 pub use battle::{BattleStep, TieBreakState};
+pub use correct::Correction;
 pub use engine::{Illegal, actor, apply, awaited, check, legal_actions};
 pub use input::{Action, Deal, Event, Input, Observation, SeatDeal};
 pub use options::{AcePower, RuleOptions, TieBreak};

@@ -4,13 +4,15 @@
 
 use std::fmt;
 
+use super::correct::Correction;
 use super::input::{Action, Deal, Input, Observation, SeatDeal};
 use super::options::{AcePower, RuleOptions, TieBreak};
+use super::state::Entity;
 use super::state::{MAX_PLAYERS, MIN_PLAYERS, Seat};
 use crate::cards::Card;
 
 /// Words that cannot be player names because lines start with them.
-const KEYWORDS: [&str; 4] = ["options", "seat", "first", "agree"];
+const KEYWORDS: [&str; 5] = ["options", "seat", "first", "agree", "corrected"];
 
 /// The largest record read, in bytes: a long game is a few thousand lines of a few words.
 pub const MAX_RECORD_BYTES: u64 = 8 << 20;
@@ -54,6 +56,8 @@ pub enum Item {
         card: Card,
     },
     AgreeEnd,
+    /// The operator's correction of the game to the table.
+    Corrected(Correction),
 }
 
 /// A malformed line, with where.
@@ -113,6 +117,7 @@ impl Record {
                     Some(Input::Observe(Observation::Revealed { player: *player, position: *position, card: *card }))
                 }
                 Item::AgreeEnd => Some(Input::EndByAgreement),
+                Item::Corrected(correction) => Some(Input::Correct(correction.clone())),
             };
             inputs.extend(input.map(|i| (index, i)));
         }
@@ -137,12 +142,13 @@ impl Record {
 
 /// The line item of a play input (not the deal).
 pub fn item_of_input(input: &Input) -> Item {
-    match *input {
-        Input::Act { player, action } => Item::Act { player, action },
-        Input::Observe(Observation::Drawn { player, card }) => Item::Drew { player, card },
-        Input::Observe(Observation::Revealed { player, position, card }) => Item::Revealed { player, position, card },
+    match input {
+        &Input::Act { player, action } => Item::Act { player, action },
+        &Input::Observe(Observation::Drawn { player, card }) => Item::Drew { player, card },
+        &Input::Observe(Observation::Revealed { player, position, card }) => Item::Revealed { player, position, card },
         Input::Observe(Observation::Deal(_)) => Item::Blank,
         Input::EndByAgreement => Item::AgreeEnd,
+        Input::Correct(correction) => Item::Corrected(correction.clone()),
     }
 }
 
@@ -189,6 +195,12 @@ fn format_item(names: &[String], item: &Item) -> String {
         Item::Drew { player, card } => format!("{} drew {card}", n(*player)),
         Item::Revealed { player, position, card } => format!("{} revealed {} {card}", n(*player), position + 1),
         Item::AgreeEnd => "agree end".to_string(),
+        Item::Corrected(Correction::Turn(player)) => format!("corrected turn {}", n(*player)),
+        Item::Corrected(Correction::DiscardTop(card)) => format!("corrected discard {card}"),
+        Item::Corrected(Correction::Rows { player, front, back }) => {
+            let row = |row: &[Entity]| row.iter().map(super::replay::entity_text).collect::<Vec<_>>().join(" ");
+            format!("corrected {} front {} back {}", n(*player), row(front), row(back)).replace("  ", " ")
+        }
         Item::Act { player, action } => {
             let what = match *action {
                 Action::Draw => "draw".to_string(),
@@ -390,6 +402,10 @@ impl Parser {
                 self.dealt = true;
                 Ok(Item::First(player))
             }
+            "corrected" => {
+                self.require_deal(words, first.column)?;
+                self.correction(words).map(Item::Corrected)
+            }
             "agree" => {
                 let end = words.expect("'end' (the line is 'agree end')")?;
                 if end.text != "end" {
@@ -496,6 +512,37 @@ impl Parser {
         Ok(Item::Seat(SeatDeal { name: name.text.to_string(), front, back }))
     }
 
+    /// `corrected turn NAME`, `corrected discard C` or `corrected NAME front E … back E …`, an
+    /// entity `E` being its base card (`?` face down and never seen) with `+M` for a modifier.
+    fn correction(&self, words: &mut Words) -> Result<Correction, ParseError> {
+        let what = words.expect("'turn', 'discard' or a player name")?;
+        // A player may be called "turn": their rows follow with "front".
+        let rows = words.tokens.get(words.next).is_some_and(|t| t.text == "front");
+        match what.text {
+            "turn" if !rows => Ok(Correction::Turn(self.player(words)?)),
+            "discard" if !rows => Ok(Correction::DiscardTop(words.card("the discard pile's top card")?)),
+            _ => {
+                words.next -= 1;
+                let player = self.player(words)?;
+                self.keyword(words, "front")?;
+                let (mut front, mut back, mut in_back) = (Vec::new(), Vec::new(), false);
+                while let Some(token) = words.tokens.get(words.next).copied() {
+                    words.next += 1;
+                    if token.text == "back" && !in_back {
+                        in_back = true;
+                        continue;
+                    }
+                    let entity = entity(token.text).map_err(|e| words.error(token.column, e))?;
+                    if in_back { back.push(entity) } else { front.push(entity) }
+                }
+                if !in_back {
+                    return Err(words.error(words.end_column, "missing 'back' and the Back Row entities"));
+                }
+                Ok(Correction::Rows { player, front, back })
+            }
+        }
+    }
+
     fn keyword(&self, words: &mut Words, keyword: &str) -> Result<(), ParseError> {
         let token = words.expect(&format!("'{keyword}'"))?;
         if token.text != keyword {
@@ -551,6 +598,16 @@ impl Parser {
     }
 }
 
+/// An entity as a correction writes it: `9D`, `?` (face down, never seen), `9D+4D`, `?+4D`.
+fn entity(text: &str) -> Result<Entity, String> {
+    let (base, modifier) = match text.split_once('+') {
+        Some((base, modifier)) => (base, Some(modifier.parse::<Card>().map_err(|e| e.to_string())?)),
+        None => (text, None),
+    };
+    let card = if base == "?" { None } else { Some(base.parse::<Card>().map_err(|e| e.to_string())?) };
+    Ok(Entity { card, modifier })
+}
+
 fn check_name(words: &Words, token: Token, seats: &[String]) -> Result<(), ParseError> {
     let mut chars = token.text.chars();
     let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
@@ -593,6 +650,22 @@ Alice discard 7S
 Alice end
 agree end
 ";
+
+    #[test]
+    fn corrections_round_trip_and_bad_ones_are_named() {
+        let text = "seat Alice front ? ? back 5H 9D 7S 2C KC\nseat Bob front ? ? back QS 4D 8H 6C 3S\nfirst Alice\n\
+                    corrected Bob front ? 9D+4D back QS+8H 3S\ncorrected Alice front back 5H\n\
+                    corrected discard 6C\ncorrected turn Bob\n";
+        let record = parse(text).unwrap();
+        assert_eq!(record.to_string(), text);
+        let inputs = record.inputs();
+        assert!(matches!(&inputs[1].1, Input::Correct(Correction::Rows { player: 1, front, .. })
+            if front[1] == Entity { card: "9D".parse().ok(), modifier: "4D".parse().ok() }));
+        let bad = parse("seat A front ? back 2C\nseat B front ? back 3C\nfirst A\ncorrected A front ?+XX back 2C\n");
+        assert_eq!(bad.unwrap_err().column, 19);
+        let before = parse("corrected turn A\n").unwrap_err();
+        assert!(before.message.starts_with("play before the deal"), "{before}");
+    }
 
     #[test]
     fn canonical_text_round_trips_exactly() {

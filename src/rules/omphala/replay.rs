@@ -123,6 +123,15 @@ pub fn describe(state: &GameState, event: &Event) -> String {
             format!("battle position {}: {}; destroyed: {destroyed}", step.position + 1, shown.join(" vs "))
         }
         Event::Finished(standings) => winner_line(state, standings),
+        Event::Corrected(crate::rules::omphala::Correction::Turn(player)) => {
+            format!("corrected by the operator: {} is to play", n(*player))
+        }
+        Event::Corrected(crate::rules::omphala::Correction::DiscardTop(card)) => {
+            format!("corrected by the operator: {card} tops the discard pile")
+        }
+        Event::Corrected(crate::rules::omphala::Correction::Rows { player, .. }) => {
+            format!("corrected by the operator: {}'s rows as the table shows them", n(*player))
+        }
     }
 }
 
