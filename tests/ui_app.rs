@@ -406,3 +406,80 @@ fn the_layout_fitted_to_the_deal_is_adjusted_saved_and_loaded_by_the_next_game()
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A lost game brought back by the operator: a journal whose deal differs from the table's by
+/// one card (Bob's 2S where the table shows 3S) is resumed over the rendered game; the referee
+/// reports the desync and asks whether the table is right; a click corrects the game to the
+/// table, and the game goes on to its standings (the battle's reveals typed).
+#[test]
+fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
+    let dir = std::env::temp_dir().join(format!("ui-correct-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = rendered_game(&dir);
+    let journal = dir.join("lost.jsonl");
+    let lines = [
+        r#"{"kind":"start","names":["Alice","Bob"],"options":"options ace=1"}"#,
+        r#"{"kind":"commit","record":["seat Alice front ? ? back 5H 9D 7S 2C KC","seat Bob front ? ? back QS 4D 8H 6C 2S","first Alice"],"frame":0,"ms":0}"#,
+    ];
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        resume: Some(journal.clone()),
+        layout: Some(dir.join("game.layout.toml")),
+        data_dir: Some(dir.clone()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    harness.get_by_label_contains("Resume Alice, Bob").click();
+    let right = format!("{} Alice to play", card_referee::referee::omphala::correct::TABLE_IS_RIGHT);
+    // The operator answers once the players are done: the table as it lies at the end.
+    step_until(&mut harness, "correct-asked", Duration::from_secs(240), "no desync question at the end", |app| {
+        app.status().state == card_referee::capture::worker::CaptureState::Ended
+            && app.snapshot().question.as_ref().is_some_and(|q| q.contains(&right))
+    });
+    harness.get_by_label(&right).click();
+    step_until(&mut harness, "corrected", Duration::from_secs(30), "the table was not taken", |app| {
+        app.snapshot().state.as_ref().is_some_and(|s| {
+            s.players[1].back.iter().any(|e| e.card == Some("3S".parse().unwrap()))
+                && !s.players[1].back.iter().any(|e| e.card == Some("2S".parse().unwrap()))
+        })
+    });
+    let corrected = card_referee::referee::journal::read(&journal).unwrap();
+    assert!(corrected.inputs.len() > 1, "the correction is not journalled");
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert_eq!(state.players[0].back.len(), 6, "Alice's draw is on the table: {:?}", state.players[0].back);
+    harness.get_by_label("End game by agreement").click();
+    let fronts = [["4C", "9H"], ["JD", "5S"]];
+    step_until(&mut harness, "correct-ended", Duration::from_secs(30), "the game did not end", |app| {
+        app.snapshot().state.as_ref().is_some_and(|s| !matches!(s.phase, Phase::Playing))
+    });
+    for _ in 0..4 {
+        let awaited = match &harness.state().snapshot().state.as_ref().unwrap().phase {
+            Phase::TieBreak(battle) => battle.awaited(),
+            _ => None,
+        };
+        let Some((player, position)) = awaited else { break };
+        harness.get_by_label("Card read:").click();
+        harness.step();
+        harness.get_by_label("Card read:").type_text(fronts[player][position]);
+        harness.step();
+        harness.get_by_label("Revealed").click();
+        step_until(
+            &mut harness,
+            "correct-reveal",
+            Duration::from_secs(30),
+            "the reveal was not taken",
+            |app| match &app.snapshot().state.as_ref().unwrap().phase {
+                Phase::TieBreak(battle) => battle.awaited() != Some((player, position)),
+                _ => true,
+            },
+        );
+    }
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert!(matches!(state.phase, Phase::Over(_)), "the game did not end: {:?}", state.phase);
+    assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
+    let _ = std::fs::remove_dir_all(&dir);
+}
