@@ -422,3 +422,27 @@ proptest::proptest! {
         proptest::prop_assert_eq!(video.frame_count(), video.timeline().last().unwrap().rest_until + 1);
     }
 }
+
+/// A lossy film (`render game --lossy`): the camera stalls now and then (the same picture for two
+/// seconds) and a hand lies over a row now and then; otherwise the film is the plain one.
+#[test]
+fn a_lossy_film_stalls_and_covers_rows_for_two_seconds_now_and_then() {
+    let text = std::fs::read_to_string(data("games/three-seats.txt")).unwrap();
+    let plain = GameVideo::from_text(&text, &small(12)).unwrap();
+    let mut lossy = GameVideo::from_text(&text, &GameOptions { lossy: true, ..small(12) }).unwrap();
+    let frames = plain.frame_count();
+    assert_eq!(lossy.frame_count(), frames);
+    let (mut stalled, mut covered) = (0, 0);
+    let mut last = lossy.render(0).unwrap().image.data_bytes().unwrap().to_vec();
+    for frame in 1..frames {
+        let image = lossy.render(frame).unwrap().image.data_bytes().unwrap().to_vec();
+        stalled += usize::from(image == last);
+        last = image;
+        covered += usize::from(lossy.scene_at(frame).resting.len() > plain.scene_at(frame).resting.len());
+    }
+    // Two seconds at 5 frames a second, every 15 to 35 seconds.
+    let seconds = frames as f64 / 5.0;
+    assert!(seconds > 60.0, "a film long enough to hold losses: {seconds} s");
+    assert!(stalled >= 9 && covered >= 10, "{stalled} frames stalled, {covered} covered in {seconds} s");
+    assert!(((stalled + covered) as f64) < seconds * 5.0 * 2.0 / 15.0 + 10.0, "{stalled} + {covered} frames lost");
+}

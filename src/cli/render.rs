@@ -48,6 +48,10 @@ pub enum RenderCommand {
         /// shifting now and then) and the camera's white balance drifts.
         #[arg(long)]
         hands: bool,
+        /// What a real table loses now and then: every 15 to 35 s the camera stalls for 2 s (the
+        /// moves made meanwhile seen only once done), or a hand lies over a row for 2 s.
+        #[arg(long)]
+        lossy: bool,
     },
     /// A mini-game match record acted out with the Cipher deck, as video (MJPG in AVI, one file
     /// per game: OUT itself for a one-game match, else OUT-N.avi), with OUT.claims.txt (the
@@ -77,7 +81,7 @@ pub enum RenderCommand {
 
 pub fn run(command: RenderCommand) -> ExitCode {
     let result = match command {
-        RenderCommand::Game { record, seed, out, size, fps, hands } => {
+        RenderCommand::Game { record, seed, out, size, fps, hands, lossy } => {
             return game(
                 &record,
                 &GameOptions {
@@ -85,6 +89,7 @@ pub fn run(command: RenderCommand) -> ExitCode {
                     size: size.map(|(w, h)| Size::new(w as i32, h as i32)),
                     fps: f64::from(fps),
                     hands_in_view: hands,
+                    lossy,
                 },
                 &out,
             );

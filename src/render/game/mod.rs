@@ -73,12 +73,67 @@ pub struct GameOptions {
     /// Players keep their hands in view the whole game: each rests a hand at the table's edge
     /// and shifts it now and then, and the camera's white balance drifts.
     pub hands_in_view: bool,
+    /// What a real table loses now and then: every 15 to 35 seconds the camera stalls for two
+    /// seconds (its last picture repeated, the moves made meanwhile seen only once done), or a
+    /// player lays a hand over a row for two seconds.
+    pub lossy: bool,
 }
 
 impl Default for GameOptions {
     fn default() -> Self {
-        GameOptions { seed: 1, size: None, fps: 30.0, hands_in_view: false }
+        GameOptions { seed: 1, size: None, fps: 30.0, hands_in_view: false, lossy: false }
     }
+}
+
+/// Seconds a loss lasts (`GameOptions::lossy`).
+const LOSS_SECONDS: f64 = 2.0;
+
+/// The losses of a lossy film: frame windows (first, end) in which the camera repeats the
+/// window's first picture, and windows in which a hand lies over a row.
+#[derive(Clone, Debug, Default)]
+struct Losses {
+    stalls: Vec<(usize, usize)>,
+    covers: Vec<(usize, usize, Hand)>,
+}
+
+impl Losses {
+    /// Losses at random moments of a film of `frames` frames.
+    fn random(layout: &TableLayout, frames: usize, fps: f64, rng: &mut ChaCha8Rng) -> Losses {
+        let mut losses = Losses::default();
+        let length = (LOSS_SECONDS * fps).round().max(1.0) as usize;
+        let mut at = (rng.random_range(15.0..35.0) * fps) as usize;
+        while at + length < frames {
+            if rng.random_bool(0.5) {
+                losses.stalls.push((at, at + length));
+            } else {
+                losses.covers.push((at, at + length, covering_hand(layout, rng)));
+            }
+            at += length + (rng.random_range(15.0..35.0) * fps) as usize;
+        }
+        losses
+    }
+
+    /// The frame whose picture the camera gives at `frame`.
+    fn shown(&self, frame: usize) -> usize {
+        self.stalls.iter().find(|(first, end)| (*first..*end).contains(&frame)).map_or(frame, |(first, _)| *first)
+    }
+
+    fn covering(&self, frame: usize) -> impl Iterator<Item = Hand> + '_ {
+        self.covers.iter().filter(move |(first, end, _)| (*first..*end).contains(&frame)).map(|(_, _, hand)| *hand)
+    }
+}
+
+/// A hand laid flat over one of a random seat's rows, fingers toward the middle of the table.
+fn covering_hand(layout: &TableLayout, rng: &mut ChaCha8Rng) -> Hand {
+    let seat = rng.random_range(0..layout.seats.len());
+    let zones = &layout.seats[seat];
+    let row = if rng.random_bool(0.5) { zones.front } else { zones.back };
+    let angle = row.angle;
+    let toward = Pt::new(-angle.sin(), angle.cos());
+    let over = row.slot(rng.random_range(0..5));
+    // The palm a little beyond the card, toward the seat, the fingers over it.
+    let palm = Pt::new(over.x + toward.x * 50.0, over.y + toward.y * 50.0);
+    Hand { palm, angle: (-toward.y).atan2(-toward.x) + rng.random_range(-0.3..0.3), skin: SKINS[seat % SKINS.len()] }
 }
 
 /// The default frame size for a table of `players`: large enough that a card is about 85 px long.
@@ -146,6 +201,7 @@ pub struct GameVideo {
     /// The last frame drawn before light drift and noise, and what it showed.
     cache: Option<Drawn>,
     noise: Vec<Mat>,
+    losses: Losses,
 }
 
 /// Noise frames cycled through (fresh noise per frame costs as much as drawing it).
@@ -213,6 +269,12 @@ impl GameVideo {
             starts.push(total);
             total += segment.frames;
         }
+        let losses = if options.lossy {
+            let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ 0x1055);
+            Losses::random(&layout, total, options.fps, &mut rng)
+        } else {
+            Losses::default()
+        };
         Ok(GameVideo {
             script,
             starts,
@@ -224,6 +286,7 @@ impl GameVideo {
             renderer: Renderer::new(),
             cache: None,
             noise: Vec::new(),
+            losses,
         })
     }
 
@@ -266,11 +329,12 @@ impl GameVideo {
     /// The hands resting at the table's edge at `frame`.
     fn resting_at(&self, frame: usize) -> Vec<Hand> {
         let seconds = (frame - frame % SWAY_STEP) as f64 / self.fps;
-        self.look.resting.iter().map(|r| r.at(seconds)).collect()
+        self.look.resting.iter().map(|r| r.at(seconds)).chain(self.losses.covering(frame)).collect()
     }
 
     /// The scene of `frame`, as `render` draws it.
     pub fn scene_at(&self, frame: usize) -> Scene {
+        let frame = self.losses.shown(frame);
         let (cards, hand) = self.cards_at(frame);
         let mut scene = self.scene(cards, (hand, self.resting_at(frame)));
         scene.noise_sigma = self.look.noise_sigma;
@@ -299,6 +363,8 @@ impl GameVideo {
     /// Draws `frame`. A frame showing what the one before it showed is not drawn again: only
     /// the light's drift and the noise change.
     pub fn render(&mut self, frame: usize) -> opencv::Result<Rendered> {
+        // A stalled camera gives its last picture again.
+        let frame = self.losses.shown(frame);
         let (cards, hand) = self.cards_at(frame);
         let hands = (hand, self.resting_at(frame));
         let fresh = match &self.cache {
