@@ -440,6 +440,9 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
         app.status().state == card_referee::capture::worker::CaptureState::Ended
             && app.snapshot().question.as_ref().is_some_and(|q| q.contains(&right))
     });
+    let zones = harness.state().snapshot().zones.clone();
+    let differing: Vec<&str> = zones.iter().filter(|z| z.differs).map(|z| z.label.as_str()).collect();
+    assert!(differing.contains(&"Bob: Back Row"), "the differing row is not marked on the image: {differing:?}");
     harness.get_by_label(&right).click();
     step_until(&mut harness, "corrected", Duration::from_secs(30), "the table was not taken", |app| {
         app.snapshot().state.as_ref().is_some_and(|s| {

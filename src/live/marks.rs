@@ -35,6 +35,20 @@ pub struct ZoneMark {
     /// The seat it belongs to (`None` for the deck and the discard pile).
     pub seat: Option<usize>,
     pub label: String,
+    /// The table differs from the game here (the referee is lost: the operator looks here).
+    pub differs: bool,
+}
+
+/// Marks the zones the differences of a desync name ("Alice's Back Row: 8H missing", "the
+/// discard pile shows …").
+pub fn mark_differences(zones: &mut [ZoneMark], differences: &[String]) {
+    for zone in zones {
+        let named = match zone.label.split_once(": ") {
+            Some((name, row)) => format!("{name}'s {row}"),
+            None => format!("the {} pile", zone.label),
+        };
+        zone.differs = differences.iter().any(|d| d.starts_with(&named));
+    }
 }
 
 pub fn card_marks(detections: &[CardDetection]) -> Vec<CardMark> {
@@ -117,6 +131,7 @@ pub fn zone_marks(layout: &TableLayout, names: &[String]) -> Vec<ZoneMark> {
                 outline: project(row_outline(&row)),
                 seat: Some(seat),
                 label: format!("{name}: {what}"),
+                differs: false,
             });
         }
     }
@@ -127,7 +142,7 @@ pub fn zone_marks(layout: &TableLayout, names: &[String]) -> Vec<ZoneMark> {
                 Pt::new(zone.centre.x + zone.radius * a.cos(), zone.centre.y + zone.radius * a.sin())
             })
             .collect();
-        marks.push(ZoneMark { outline: project(circle), seat: None, label: label.to_string() });
+        marks.push(ZoneMark { outline: project(circle), seat: None, label: label.to_string(), differs: false });
     }
     marks
 }
@@ -154,6 +169,17 @@ fn row_outline(row: &Row) -> Vec<Pt> {
 mod tests {
     use super::*;
     use crate::table::{CardView, EntityView, SeatView};
+
+    #[test]
+    fn the_rows_and_piles_a_desync_names_are_marked() {
+        let names = vec!["Alice".to_string(), "Bob".to_string()];
+        let mut zones = zone_marks(&TableLayout::standard(2), &names);
+        let differences =
+            ["Bob's Back Row: 8H missing".to_string(), "the discard pile shows QD on top, not 10C".into()];
+        mark_differences(&mut zones, &differences);
+        let marked: Vec<&str> = zones.iter().filter(|z| z.differs).map(|z| z.label.as_str()).collect();
+        assert_eq!(marked, ["Bob: Back Row", "discard"]);
+    }
 
     #[test]
     fn a_card_moved_to_another_row_and_a_card_drawn_are_arrows() {

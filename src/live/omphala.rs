@@ -124,6 +124,19 @@ impl OmphalaSession {
         &self.log
     }
 
+    /// The differences of the last desync, while the referee is still lost (nothing ruled or
+    /// restored since).
+    pub fn differences(&self) -> Option<&[String]> {
+        for said in self.log.iter().rev() {
+            match &said.event {
+                RefereeEvent::Desync { differences, .. } => return Some(differences),
+                RefereeEvent::Input { .. } | RefereeEvent::Restored { .. } => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
     pub fn question(&self) -> Option<&[String]> {
         self.question.as_deref()
     }

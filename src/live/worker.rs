@@ -285,6 +285,17 @@ fn publish(shared: &Shared, current: &LiveReferee, progress: &mut Progress, on_u
     on_update();
 }
 
+/// The layout's zones, those the referee's last desync names marked while it is lost.
+fn zones_of(current: &LiveReferee) -> Vec<ZoneMark> {
+    let Some(session) = current.session.as_ref() else { return Vec::new() };
+    let Some(layout) = session.watch().layout() else { return Vec::new() };
+    let mut zones = zone_marks(layout, &current.names);
+    if let Some(differences) = session.differences() {
+        super::marks::mark_differences(&mut zones, differences);
+    }
+    zones
+}
+
 fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> Snapshot {
     let session = current.session.as_ref();
     let log = session.map_or(&[][..], |s| s.log());
@@ -294,7 +305,7 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
         frame: progress.frame,
         image_size: progress.image_size,
         cards: progress.cards.clone(),
-        zones: session.and_then(|s| s.watch().layout()).map_or_else(Vec::new, |l| zone_marks(l, &current.names)),
+        zones: zones_of(current),
         names: current.names.clone(),
         state: session.map(|s| s.referee().state().clone()),
         log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),

@@ -15,6 +15,7 @@ const DOWN: Color32 = Color32::from_rgb(90, 150, 255);
 const UNREAD: Color32 = Color32::from_rgb(255, 160, 40);
 const ARROW: Color32 = Color32::from_rgb(255, 220, 60);
 const ZONE: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 110);
+const DIFFERS: Color32 = Color32::from_rgb(255, 80, 80);
 
 /// Draws the snapshot's marks over the image shown at `shown` (image pixels scaled to it).
 pub fn draw(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
@@ -29,9 +30,11 @@ pub fn draw(ui: &egui::Ui, shown: Rect, snapshot: &Snapshot) {
     let font = egui::FontId::proportional(13.0);
     for zone in &snapshot.zones {
         let points: Vec<Pos2> = zone.outline.iter().map(|p| to_screen(*p)).collect();
-        painter.add(egui::Shape::closed_line(points.clone(), Stroke::new(1.0, ZONE)));
+        // Where the table differs from the game while the referee is lost: the operator looks here.
+        let (colour, width) = if zone.differs { (DIFFERS, 3.0) } else { (ZONE, 1.0) };
+        painter.add(egui::Shape::closed_line(points.clone(), Stroke::new(width, colour)));
         if let Some(first) = points.first() {
-            painter.text(*first, egui::Align2::LEFT_BOTTOM, &zone.label, egui::FontId::proportional(11.0), ZONE);
+            painter.text(*first, egui::Align2::LEFT_BOTTOM, &zone.label, egui::FontId::proportional(11.0), colour);
         }
     }
     for [from, to] in &snapshot.arrows {
