@@ -208,6 +208,7 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
     // A folder of photos shows each still table once: each photo counts as settled on its own.
     let stills = matches!(spec, SourceSpec::Folder(_));
     let mut watch = TableWatch::new(detector, layout, players, fps, stills);
+    let mut seating_said = false;
     while let Some(frame) = source.next_frame().map_err(bad_input)? {
         if session.resume_after.is_some_and(|done| frame.index <= done) {
             continue;
@@ -215,6 +216,10 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
         let watched = watch
             .push(&frame.image, frame.index, frame.time.as_secs_f64())
             .map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
+        if !seating_said && watch.fitted() {
+            seating_said = true;
+            eprintln!("# {}", crate::table::calibrate::seating(session.referee.names()));
+        }
         session.journal_layout(watch.layout()).map_err(bad_input)?;
         let Some(view) = watched.view else { continue };
         let at = Moment { frame: watched.frame, ms: watched.ms };

@@ -43,6 +43,8 @@ pub struct OmphalaSession {
     journal_error: Option<String>,
     /// The table layout the journal holds last.
     journalled_layout: Option<TableLayout>,
+    /// Whether who sits where was said once the layout was fitted to the deal.
+    seating_said: bool,
 }
 
 impl OmphalaSession {
@@ -67,6 +69,7 @@ impl OmphalaSession {
             last_moves: Vec::new(),
             journal_error: None,
             journalled_layout: None,
+            seating_said: false,
         })
     }
 
@@ -145,6 +148,11 @@ impl OmphalaSession {
     pub fn push(&mut self, frame: &Frame) -> opencv::Result<Watched> {
         let watched = self.watch.push(&frame.image, frame.index, frame.time.as_secs_f64())?;
         self.journal_layout();
+        if !self.seating_said && self.watch.fitted() && self.watch.layout().is_some() {
+            self.seating_said = true;
+            let text = crate::table::calibrate::seating(self.referee.names());
+            self.note(text);
+        }
         if let Some(view) = &watched.view {
             let at = Moment { frame: watched.frame, ms: watched.ms };
             self.last_at = at;

@@ -62,6 +62,17 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
     Ok(layout.in_chair_order())
 }
 
+/// Who sits where at a table whose layout was fitted to the deal, in words: the names go
+/// clockwise from the seat nearest the camera's bottom edge (`TableLayout::in_chair_order`).
+pub fn seating(names: &[String]) -> String {
+    let seats: Vec<String> = names.iter().enumerate().map(|(k, n)| format!("{} {n}", k + 1)).collect();
+    format!(
+        "the layout is fitted to the deal; seats are named clockwise from the one nearest the camera's bottom \
+         edge: {} (a name in the wrong chair: start a new game with the names in that order)",
+        seats.join(", ")
+    )
+}
+
 /// The cards an outline holds on the rectified plane, each as (centre, direction of its top edge,
 /// face up): one card, or cards side by side that the reader merged into one outline (as long
 /// as a card is wide plus a slot's step for each further card).
