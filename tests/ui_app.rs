@@ -399,6 +399,7 @@ fn the_layout_fitted_to_the_deal_is_adjusted_saved_and_loaded_by_the_next_game()
     assert!(saved.starts_with(&dir), "{}", saved.display());
     let loaded = card_referee::table::TableLayout::load(&saved).expect("the saved layout reads back");
     assert!(alice_back(&loaded).first.distance(alice_back(&adjusted).first) < 0.01, "the file holds the adjusted row");
+    assert_eq!(loaded.names, ["Alice", "Bob"], "the saved layout remembers who sits where");
     harness.get_by_label("New game").click();
     step_until(&mut harness, "layout-loaded", Duration::from_secs(30), "the next game did not load it", |app| {
         let s = app.snapshot();

@@ -151,8 +151,7 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
         },
         None => None,
     };
-    let players = layout.as_ref().map(|l| l.seats.len());
-    let mut session = match open_session(args, players) {
+    let mut session = match open_session(args, layout.as_ref()) {
         Ok(session) => session,
         Err(message) => return bad_input(message),
     };
@@ -238,13 +237,20 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
     Ok(())
 }
 
-fn open_session(args: &OmphalaArgs, layout_players: Option<usize>) -> Result<Session, String> {
+fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Session, String> {
+    let layout_players = layout.map(|l| l.seats.len());
     let players = args.players.map(usize::from).or(layout_players).unwrap_or(if args.names.is_empty() {
         2
     } else {
         args.names.len()
     });
     let mut names = args.names.clone();
+    // A layout saved with an earlier game at this table remembers who sits where.
+    if names.is_empty()
+        && let Some(layout) = layout.filter(|l| l.names.len() == players)
+    {
+        names = layout.names.clone();
+    }
     if names.is_empty() {
         names = (1..=players).map(|k| format!("P{k}")).collect();
     }

@@ -48,8 +48,9 @@ impl LiveReferee {
         };
         match game {
             LiveGame::Omphala { names, layout, journal } => {
-                current.title = format!("Omphala, {} seats", names.len());
                 let layout = current.load_layout(layout.as_deref());
+                let names = seated(names, layout.as_ref());
+                current.title = format!("Omphala, {} seats", names.len());
                 current.open(names, layout, None);
                 if let (Some(path), Some(session)) = (journal, current.session.take()) {
                     match session.journalled(&path) {
@@ -163,10 +164,12 @@ impl LiveReferee {
     /// Writes the layout in use to `path` (the table calibrated from the deal), saying so.
     fn save_layout(&mut self, path: &Path) {
         let Some(session) = &mut self.session else { return };
-        let Some(layout) = session.watch().layout().cloned() else {
+        let Some(mut layout) = session.watch().layout().cloned() else {
             session.note("no layout to save yet: it is fitted once a deal lies on the table".into());
             return;
         };
+        // The layout remembers who sits where, for the next game at this table.
+        layout.names = session.referee().names().to_vec();
         let written =
             path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(path, layout.to_toml()));
         match written {
@@ -255,4 +258,31 @@ pub fn journal_summary(path: &Path) -> Option<(String, bool)> {
     let state = referee.state();
     let text = format!("{}: turn {}, {} rulings", resumed.names.join(", "), state.turn.number, resumed.inputs.len());
     Some((text, state.is_over()))
+}
+
+/// The players' names: those typed, or, when none were typed (the defaults P1, P2, …), those a
+/// layout saved with an earlier game at this table remembers for its seats.
+fn seated(names: Vec<String>, layout: Option<&TableLayout>) -> Vec<String> {
+    let defaults: Vec<String> = (1..=names.len()).map(|k| format!("P{k}")).collect();
+    match layout {
+        Some(layout) if names == defaults && layout.names.len() == names.len() => layout.names.clone(),
+        _ => names,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_not_typed_come_from_the_layout_saved_with_the_last_game() {
+        let mut layout = TableLayout::standard(2);
+        layout.names = vec!["Ann".into(), "Ben".into()];
+        let defaults = vec!["P1".to_string(), "P2".to_string()];
+        assert_eq!(seated(defaults.clone(), Some(&layout)), ["Ann", "Ben"]);
+        assert_eq!(seated(vec!["Cy".into(), "Di".into()], Some(&layout)), ["Cy", "Di"], "typed names win");
+        assert_eq!(seated(defaults.clone(), Some(&TableLayout::standard(2))), defaults);
+        let three = vec!["P1".to_string(), "P2".to_string(), "P3".to_string()];
+        assert_eq!(seated(three.clone(), Some(&layout)), three, "another table's count");
+    }
 }

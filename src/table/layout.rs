@@ -92,6 +92,9 @@ pub struct TableLayout {
     pub discard: Zone,
     /// Image pixels → table millimetres (row-major 3×3).
     pub image_to_table: [[f64; 3]; 3],
+    /// Who sits in each seat, when a layout saved with a game remembers it (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// Distance of a seat's Back Row line from the table's middle line, and of its Front Row.
@@ -126,6 +129,7 @@ impl TableLayout {
             deck: Zone { centre: Pt::new(-60.0, 0.0), radius: 40.0 },
             discard: Zone { centre: Pt::new(60.0, 0.0), radius: 40.0 },
             image_to_table: Homography::IDENTITY.0,
+            names: Vec::new(),
         }
     }
 
@@ -144,6 +148,9 @@ impl TableLayout {
         let (near, far) = self.seats.split_at(first_side);
         if mean_y(far) > mean_y(near) {
             self.seats.rotate_left(first_side);
+            if self.names.len() == self.seats.len() {
+                self.names.rotate_left(first_side);
+            }
         }
         self
     }
@@ -171,6 +178,10 @@ impl TableLayout {
         let path = |parts: &[&str]| parts.iter().map(|p| p.to_string()).collect::<Vec<_>>();
         if !(2..=6).contains(&self.seats.len()) {
             return Err((path(&["seats"]), format!("{} seats; a table has 2 to 6", self.seats.len())));
+        }
+        if !self.names.is_empty() && self.names.len() != self.seats.len() {
+            let why = format!("{} names for {} seats", self.names.len(), self.seats.len());
+            return Err((path(&["names"]), why));
         }
         let finite = |v: f64, p: Vec<String>| {
             if v.is_finite() { Ok(()) } else { Err((p, format!("{v} is not a finite number"))) }
@@ -235,6 +246,10 @@ impl TableLayout {
         let mut out = String::new();
         out.push_str("# Image pixels -> table millimetres: a row-major 3x3 homography.\n");
         out.push_str(&format!("image_to_table = [{matrix}]\n"));
+        if !self.names.is_empty() {
+            let names: Vec<String> = self.names.iter().map(|n| toml::Value::String(n.clone()).to_string()).collect();
+            out.push_str(&format!("# Who sits in each seat, in play order.\nnames = [{}]\n", names.join(", ")));
+        }
         if self.seats.is_empty() {
             out.push_str("seats = []\n");
         }
@@ -415,6 +430,16 @@ mod tests {
             layout.seats[0].front.angle = turn;
             proptest::prop_assert_eq!(TableLayout::from_toml(&layout.to_toml()), Ok(layout));
         }
+    }
+
+    #[test]
+    fn a_layout_saved_with_its_players_names_keeps_them() {
+        let mut layout = TableLayout::standard(3);
+        layout.names = vec!["Ann".into(), "Ben \"B\"\u{1f}".into(), "Cy".into()];
+        assert_eq!(TableLayout::from_toml(&layout.to_toml()), Ok(layout.clone()));
+        layout.names.pop();
+        let e = TableLayout::from_toml(&layout.to_toml()).unwrap_err();
+        assert!(e.contains("names: 2 names for 3 seats"), "{e}");
     }
 
     #[test]
