@@ -653,6 +653,34 @@ mod by_hand {
         assert_eq!(undone, ["corrected turn Bob"]);
     }
 
+    #[test]
+    fn a_card_the_camera_misreads_is_fixed_by_the_operator_and_the_game_goes_on() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        // Bob's 8H read as 9H, view after view: nothing explains it.
+        let misread = |state: &card_referee::rules::omphala::GameState| {
+            let mut view = ideal_view(&expected(state), &layout);
+            let card = &mut view.seats[1].back[2].base;
+            assert_eq!(card.card, "8H".parse().ok());
+            card.card = "9H".parse().ok();
+            view
+        };
+        for (frame, ms) in [(2, 1000), (3, 2000), (4, 6000)] {
+            referee.observe(&misread(&state), Moment { frame, ms });
+        }
+        let bad = referee.answer("fix Bob back 3", Moment { frame: 4, ms: 6000 });
+        assert!(matches!(&bad[..], [RefereeEvent::Note { text, .. }] if text.contains("fix NAME")), "{bad:?}");
+        let said = referee.answer("fix Bob back 3 8H", Moment { frame: 4, ms: 6000 });
+        assert!(said.iter().any(|e| matches!(e, RefereeEvent::Restored { .. })), "{said:?}");
+        // The camera keeps misreading it: the fix holds, and Alice's move is ruled.
+        let after = played(&state, "Alice shield 9D 1");
+        let said = referee.observe(&misread(&after), Moment { frame: 5, ms: 7000 });
+        assert!(
+            said.iter().any(|e| matches!(e, RefereeEvent::Input { record, .. } if record == &["Alice shield 9D 1"])),
+            "{said:?}"
+        );
+    }
+
     /// One play line after `DEAL`, as an input.
     fn parse_line(line: &str) -> card_referee::rules::omphala::Input {
         parse(&format!("{DEAL}{line}\n")).unwrap().inputs().pop().unwrap().1

@@ -408,6 +408,54 @@ fn the_layout_fitted_to_the_deal_is_adjusted_saved_and_loaded_by_the_next_game()
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A card the camera got wrong, fixed by typing while the referee is lost: the journal's deal
+/// has Bob's 2S where the table shows 3S; the operator types that the card there is the 2S, and
+/// the table is explained again from the journal's deal.
+#[test]
+fn a_desync_is_fixed_by_typing_the_card_the_camera_got_wrong() {
+    let dir = std::env::temp_dir().join(format!("ui-fix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = rendered_game(&dir);
+    let journal = dir.join("lost.jsonl");
+    let lines = [
+        r#"{"kind":"start","names":["Alice","Bob"],"options":"options ace=1"}"#,
+        r#"{"kind":"commit","record":["seat Alice front ? ? back 5H 9D 7S 2C KC","seat Bob front ? ? back QS 4D 8H 6C 2S","first Alice"],"frame":0,"ms":0}"#,
+    ];
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        resume: Some(journal.clone()),
+        layout: Some(dir.join("game.layout.toml")),
+        data_dir: Some(dir.clone()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    harness.get_by_label_contains("Resume Alice, Bob").click();
+    // Asked once the deal lies on the table (the first desync may come while it is dealt).
+    step_until(&mut harness, "fix-asked", Duration::from_secs(240), "no desync over the deal", |app| {
+        let dealt = app.snapshot().cards.iter().filter(|c| c.label == "3S").count() == 1;
+        dealt && app.snapshot().question.is_some() && app.snapshot().zones.iter().any(|z| z.differs)
+    });
+    harness.get_by_label("Fix a card the camera got wrong:").click();
+    harness.step();
+    harness.get_by_label("Fix a card the camera got wrong:").type_text("Bob back 5 2S");
+    harness.step();
+    harness.get_by_label("Fix").click();
+    step_until(&mut harness, "fixed", Duration::from_secs(240), "the table was not explained again", |app| {
+        let log = &app.snapshot().log;
+        let fixed =
+            log.iter().position(|s| matches!(&s.event, RefereeEvent::Note { text, .. } if text.starts_with("fixed")));
+        fixed.is_some_and(|k| log[k..].iter().any(|s| matches!(s.event, RefereeEvent::Restored { .. })))
+            && !app.snapshot().zones.iter().any(|z| z.differs)
+    });
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert!(state.players[1].back.iter().any(|e| e.card == Some("2S".parse().unwrap())), "the journal's deal stands");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A lost game brought back by the operator: a journal whose deal differs from the table's by
 /// one card (Bob's 2S where the table shows 3S) is resumed over the rendered game; the referee
 /// reports the desync and asks whether the table is right; a click corrects the game to the

@@ -7,6 +7,7 @@ use egui::{Color32, RichText};
 use super::command::UiCommand;
 use super::said;
 use crate::live::Snapshot;
+use crate::referee::omphala::correct::TABLE_IS_RIGHT;
 use crate::referee::omphala::put_back::CARD_TO_NAME;
 use crate::rules::omphala::replay::{entity_text, progress_line, standings_lines};
 use crate::rules::omphala::{Entity, GameState, Phase, RuleOptions, TieBreakState};
@@ -22,9 +23,14 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
     }
     if let Some(question) = &snapshot.question {
         ui.separator();
-        ui.label(RichText::new("confirm: which move was played?").color(said::ASK).strong());
+        let lost = question.iter().any(|c| c.starts_with(TABLE_IS_RIGHT));
+        let ask = if lost { "lost: is the table right?" } else { "confirm: which move was played?" };
+        ui.label(RichText::new(ask).color(said::ASK).strong());
         for candidate in question {
             commands.extend(candidate_line(ui, candidate, typed_card));
+        }
+        if question.iter().any(|c| c.starts_with(TABLE_IS_RIGHT)) {
+            commands.extend(fix_line(ui, typed_card));
         }
     }
     ui.separator();
@@ -81,6 +87,23 @@ fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -
         clicked.then(|| {
             typed_card.clear();
             UiCommand::Answer(format!("{stem}{card}"))
+        })
+    })
+    .inner
+}
+
+/// While the referee is lost: a field to fix one place the camera got wrong (a card misread or
+/// unread, or a card seen where none lies) and a button that answers with it.
+fn fix_line(ui: &mut egui::Ui, typed: &mut String) -> Option<UiCommand> {
+    ui.horizontal(|ui| {
+        let caption = ui.label("Fix a card the camera got wrong:");
+        let hint = "e.g. Alice back 3 7H, or Alice front 6 none";
+        ui.add(egui::TextEdit::singleline(typed).hint_text(hint).desired_width(220.0)).labelled_by(caption.id);
+        let fix = typed.trim().to_string();
+        let clicked = ui.add_enabled(!fix.is_empty(), egui::Button::new("Fix")).clicked();
+        clicked.then(|| {
+            typed.clear();
+            UiCommand::Answer(format!("fix {fix}"))
         })
     })
     .inner

@@ -9,6 +9,7 @@
 pub mod correct;
 pub mod events;
 pub mod expect;
+pub mod fix;
 pub mod illegal;
 pub mod oracle;
 pub mod put_back;
@@ -79,6 +80,10 @@ pub struct OmphalaReferee {
     far_refused: Option<TableView>,
     /// Whether the operator was asked if the table is right since the referee got lost.
     lost_asked: bool,
+    /// Places the operator fixed (a card misread, or none there), applied to every view.
+    fixes: Vec<fix::Fix>,
+    /// The last view as the camera gave it, before the fixes.
+    last_seen: Option<TableView>,
 }
 
 /// The candidate that says none of the explanations put is what happened.
@@ -108,6 +113,8 @@ impl OmphalaReferee {
             far: None,
             far_refused: None,
             lost_asked: false,
+            fixes: Vec::new(),
+            last_seen: None,
         }
     }
 
@@ -147,7 +154,10 @@ impl OmphalaReferee {
     /// Rules on one settled view of the table.
     pub fn observe(&mut self, view: &TableView, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
-        let view = &view.skeleton();
+        let mut view = view.skeleton();
+        self.last_seen = Some(view.clone());
+        self.fixes.retain(|f| f.apply(&mut view));
+        let view = &view;
         let again = self.last_view.as_ref() == Some(view);
         if again && (self.unexplained_since.is_none() || self.searched_far) {
             self.check_unexplained(view, at, &mut out);
@@ -319,6 +329,9 @@ impl OmphalaReferee {
                 self.lost_asked = false;
                 return Vec::new();
             }
+            if line.trim_start().starts_with("fix ") {
+                return self.fix(line, at);
+            }
         }
         if let Some(attacks) = self.put_back.take() {
             return self.answer_put_back(attacks, line, at);
@@ -343,6 +356,26 @@ impl OmphalaReferee {
             self.commit_agreed(&view, at, &mut out);
         }
         self.ask_if_due(at, &mut out);
+        out
+    }
+
+    /// The operator fixes one place the camera got wrong (`fix NAME front|back P CARD|none`):
+    /// the fix holds while the place reads as it does now, and the table is explained afresh.
+    fn fix(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        let note = |text: String| vec![RefereeEvent::Note { text, at }];
+        let mut fix = match fix::parse(line, &self.names) {
+            Ok(fix) => fix,
+            Err(why) => return note(why),
+        };
+        let Some(seen) = self.last_seen.clone() else { return note("no view of the table yet".into()) };
+        if !fix.take_reading(&seen) {
+            return note(format!("'{}': no card lies there in the view", line.trim()));
+        }
+        self.fixes.push(fix);
+        // Seen afresh with the fix: not the same view again.
+        self.last_view = None;
+        let mut out = note(format!("fixed: {}", line.trim()));
+        out.extend(self.observe(&seen, at));
         out
     }
 
