@@ -31,7 +31,7 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
             Some(Outline { corners: q.map(|[x, y]| Pt::new(f64::from(x), f64::from(y))), up: d.face == Face::Up })
         })
         .collect();
-    let needed = players * 7;
+    let needed = players * 7 - unseen_allowed(players);
     // The face-up cards lie apart, each its own outline; backs lying close the reader may merge
     // into one outline, so they are counted, and split, once the plane is known.
     let up: Vec<Outline> = outlines.iter().filter(|o| o.up).cloned().collect();
@@ -39,7 +39,7 @@ pub fn learn_layout(detections: &[CardDetection], players: usize) -> Result<Tabl
     let rectify = fitted.ok_or("the card outlines give no view of the table plane")?;
     let cards: Vec<(Pt, f64, bool)> = outlines.iter().flat_map(|o| rectified_cards(o, &rectify)).collect();
     if cards.len() < needed {
-        return Err(format!("{} cards seen; a deal of {players} seats shows {needed}", cards.len()));
+        return Err(format!("{} cards seen; a deal of {players} seats shows {}", cards.len(), players * 7));
     }
     let standard = TableLayout::standard(players);
     let (to_standard, matches) = align(&cards, &standard).ok_or_else(|| {
@@ -113,6 +113,14 @@ struct Match {
     slot: usize,
 }
 
+/// Dealt cards the fit does without: two cards dealt touching may make one outline the reader
+/// neither splits nor places (both their slots then go unmatched), or a back may be lost against
+/// the table. Every other slot must hold a card of its face, so a table that is no deal still
+/// fits nothing.
+fn unseen_allowed(players: usize) -> usize {
+    if players <= 2 { 1 } else { 2 }
+}
+
 /// The slots of a deal: per seat, Front Row slots 0-1 (face down), Back Row slots 0-4 (face up).
 fn deal_slots(layout: &TableLayout) -> Vec<(Pt, bool, usize, bool, usize)> {
     let mut out = Vec::new();
@@ -132,7 +140,12 @@ fn align(cards: &[(Pt, f64, bool)], layout: &TableLayout) -> Option<(Homography,
     let (sx, sy) = cards.iter().fold((0.0, 0.0), |(x, y), (_, a, _)| (x + (2.0 * a).cos(), y + (2.0 * a).sin()));
     let base = sy.atan2(sx) / 2.0;
     let mut best: Option<(f64, Homography, Vec<Match>)> = None;
-    'turns: for turn in [0.0, std::f64::consts::PI] {
+    // Rows are periodic: a card unseen shifts the centroid, and a start half a slot off settles a
+    // whole slot off. So the start is also tried a slot either way along the rows.
+    let starts = [0.0, std::f64::consts::PI]
+        .into_iter()
+        .flat_map(|turn| [0.0, -super::layout::SLOT_MM, super::layout::SLOT_MM].map(|shift| (turn, shift)));
+    'turns: for (turn, shift) in starts {
         let mut t = rigid(-(base + turn), Pt::new(0.0, 0.0));
         // Start with the dealt cards' centroid on the slots' centroid.
         let moved: Vec<Pt> = cards.iter().map(|c| t.apply(c.0)).collect();
@@ -141,7 +154,7 @@ fn align(cards: &[(Pt, f64, bool)], layout: &TableLayout) -> Option<(Homography,
             Pt::new(ps.iter().map(|p| p.x).sum::<f64>() / n, ps.iter().map(|p| p.y).sum::<f64>() / n)
         };
         let (a, b) = (mean(&moved), mean(&slots.iter().map(|s| s.0).collect::<Vec<_>>()));
-        t = Homography::translation(b.x - a.x, b.y - a.y).then_after(&t);
+        t = Homography::translation(b.x - a.x + shift, b.y - a.y).then_after(&t);
         for _ in 0..8 {
             let matches = match_slots(cards, &slots, &t, SLOT_TOLERANCE_MM * 2.0);
             let pairs: Vec<(Pt, Pt)> = matches
@@ -164,7 +177,10 @@ fn align(cards: &[(Pt, f64, bool)], layout: &TableLayout) -> Option<(Homography,
                 t.apply(cards[m.card].0).distance(slot.0)
             })
             .sum();
-        if matches.len() == slots.len() && best.as_ref().is_none_or(|b| error < b.0) {
+        // The most slots matched, then the least error.
+        let unseen = slots.len() - matches.len();
+        let better = |b: &(f64, Homography, Vec<Match>)| (unseen, error) < (slots.len() - b.2.len(), b.0);
+        if unseen <= unseen_allowed(layout.seats.len()) && best.as_ref().is_none_or(better) {
             best = Some((error, t, matches));
         }
     }
@@ -535,6 +551,37 @@ mod tests {
             let at = learnt.image_to_table().apply(camera.table_to_image.apply(Pt::new(deck_x, 0.0)));
             assert!(learnt.deck.contains(at), "deck at x {deck_x}: seen at {at:?}, deck zone {:?}", learnt.deck);
             assert!(!learnt.discard.contains(at), "deck at x {deck_x} lies in the discard zone");
+        }
+    }
+
+    #[test]
+    fn a_deal_with_a_card_unseen_still_fits_and_more_do_not() {
+        // Cards unseen: the first dealt, the last two of a Back Row side by side, a Front Row
+        // card and a Back Row card of the same seat, cards of two seats.
+        for unseen in [[0, 0], [5, 5], [9, 7], [12, 3]] {
+            for players in [2, 3, 4] {
+                let truth = TableLayout::standard(players);
+                let camera = Camera::overhead(Size::new(1920, 1080), Pt::new(10.0, -20.0), 2200.0, 0.2, 0.1);
+                let mut seen = dealt(&truth, &camera);
+                let allowed = if players == 2 { 1 } else { 2 };
+                for &k in &unseen[..allowed] {
+                    seen.remove(k);
+                }
+                let learnt = learn_layout(&seen, players).expect("cards unseen");
+                // Each seat's rows where the camera sees the true seat's (an even table's fit may
+                // be turned half way round, its seats counted from the same chairs).
+                let to_image = learnt.image_to_table().inverse().unwrap();
+                for (s, seat) in truth.seats.iter().enumerate() {
+                    let want = camera.table_to_image.apply(seat.back.slot(2));
+                    let got = to_image.apply(learnt.seats[s].back.slot(2));
+                    assert!(
+                        got.distance(want) < 5.0,
+                        "{players} players, {unseen:?} unseen, seat {s}: {want:?} at {got:?}"
+                    );
+                }
+                seen.remove(1);
+                assert!(learn_layout(&seen, players).is_err(), "{players} players: {} cards unseen", allowed + 1);
+            }
         }
     }
 
