@@ -298,6 +298,14 @@ mod by_hand {
         after
     }
 
+    /// The candidates of the question among `said`, if one was put.
+    fn question(said: &[RefereeEvent]) -> Option<Vec<String>> {
+        said.iter().find_map(|e| match e {
+            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
+            _ => None,
+        })
+    }
+
     /// The texts of the prompts among `said`.
     fn prompts(said: &[RefereeEvent]) -> Vec<&str> {
         said.iter()
@@ -451,12 +459,7 @@ mod by_hand {
         referee.observe(held, Moment { frame: 3, ms: 1500 });
         let back = ideal_view(&expected(state), &TableLayout::standard(2));
         let said = referee.observe(&back, Moment { frame: 4, ms: 2000 });
-        said.iter()
-            .find_map(|e| match e {
-                RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| panic!("no question: {said:?}"))
+        question(&said).unwrap_or_else(|| panic!("no question: {said:?}"))
     }
 
     #[test]
@@ -614,10 +617,7 @@ mod by_hand {
         referee.observe(&view, Moment { frame: 2, ms: 1000 });
         referee.observe(&view, Moment { frame: 3, ms: 2000 });
         let said = referee.observe(&view, Moment { frame: 4, ms: 6000 });
-        let candidates = said.iter().find_map(|e| match e {
-            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
-            _ => None,
-        });
+        let candidates = question(&said);
         let right = |name: &str| format!("{TABLE_IS_RIGHT} {name} to play");
         assert_eq!(candidates, Some(vec![right("Alice"), right("Bob"), PUT_BACK.to_string()]), "{said:?}");
         let said = referee.answer(&right("Bob"), Moment { frame: 4, ms: 6000 });
@@ -771,10 +771,7 @@ mod by_hand {
         referee.observe(&ideal_view(&expected(&drawn), &TableLayout::standard(2)), Moment { frame: 2, ms: 1000 });
         assert_eq!(referee.record().len(), 1, "draw or end: not known yet");
         let said = referee.end_by_agreement(Moment { frame: 3, ms: 2000 });
-        let candidates = said.iter().find_map(|e| match e {
-            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
-            _ => None,
-        });
+        let candidates = question(&said);
         assert_eq!(candidates, Some(vec!["Alice draw".to_string(), "Alice end".to_string()]), "{said:?}");
         let said = referee.answer("Alice end", Moment { frame: 4, ms: 3000 });
         // Tied at 2 cards each: the battle's first reveal is asked for.
@@ -799,10 +796,7 @@ mod by_hand {
         let mut said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
         said.extend(referee.observe(&view, Moment { frame: 3, ms: 2000 }));
         assert_eq!(referee.record().len(), 1, "position 1 or 2: not known, {said:?}");
-        let candidates = said.iter().find_map(|e| match e {
-            RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
-            _ => None,
-        });
+        let candidates = question(&said);
         assert_eq!(candidates, Some(vec!["Alice attack KC Bob 1".to_string(), "Alice attack KC Bob 2".to_string()]));
     }
     #[test]
@@ -818,10 +812,7 @@ mod by_hand {
             let mut said = referee.observe(&view, Moment { frame: 2, ms: 1000 });
             said.extend(referee.observe(&view, Moment { frame: 3, ms: 2000 }));
             assert_eq!(referee.record().len(), 1, "nothing committed before the operator answers: {said:?}");
-            let candidates = said.iter().find_map(|e| match e {
-                RefereeEvent::Confirm { candidates, .. } => Some(candidates.clone()),
-                _ => None,
-            });
+            let candidates = question(&said);
             // Which of the new cards each draw brought, and which shield came first, the table
             // cannot tell: every way is put, and none of them.
             let candidates = candidates.expect("a question");

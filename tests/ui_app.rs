@@ -289,6 +289,17 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     });
     // Tied at two Front Row cards each: the battle asks for each reveal in placement order; the
     // video has ended, so the operator types each card as the player shows it.
+    type_battle_reveals(&mut harness, "battle-reveal");
+    let state = harness.state().snapshot().state.clone().unwrap();
+    assert!(matches!(state.phase, Phase::Over(_)), "the battle did not end: {:?}", state.phase);
+    assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Walks the tie-break battle of `rendered_game`'s table through: each reveal it waits for is
+/// typed by the operator as the player shows it (Alice's Front Row 4C 9H, Bob's JD 5S), until
+/// the battle waits for none.
+fn type_battle_reveals(harness: &mut Harness<'static, RefereeApp>, name: &str) {
     let fronts = [["4C", "9H"], ["JD", "5S"]];
     for _ in 0..4 {
         let awaited = match &harness.state().snapshot().state.as_ref().unwrap().phase {
@@ -301,21 +312,39 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
         harness.get_by_label("Card read:").type_text(fronts[player][position]);
         harness.step();
         harness.get_by_label("Revealed").click();
-        step_until(
-            &mut harness,
-            "battle-reveal",
-            Duration::from_secs(30),
-            "the reveal was not taken",
-            |app| match &app.snapshot().state.as_ref().unwrap().phase {
+        step_until(harness, name, Duration::from_secs(30), "the reveal was not taken", |app| {
+            match &app.snapshot().state.as_ref().unwrap().phase {
                 Phase::TieBreak(battle) => battle.awaited() != Some((player, position)),
                 _ => true,
-            },
-        );
+            }
+        });
     }
-    let state = harness.state().snapshot().state.clone().unwrap();
-    assert!(matches!(state.phase, Phase::Over(_)), "the battle did not end: {:?}", state.phase);
-    assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The window resuming, over `rendered_game`'s video in `dir`, a journal whose deal differs from
+/// the table by one card (Bob's 2S where the table shows 3S): the referee is soon lost. Returns
+/// the harness and the journal's path.
+fn resume_lost_game(dir: &std::path::Path) -> (Harness<'static, RefereeApp>, std::path::PathBuf) {
+    let video = rendered_game(dir);
+    let journal = dir.join("lost.jsonl");
+    let lines = [
+        r#"{"kind":"start","names":["Alice","Bob"],"options":"options ace=1"}"#,
+        r#"{"kind":"commit","record":["seat Alice front ? ? back 5H 9D 7S 2C KC","seat Bob front ? ? back QS 4D 8H 6C 2S","first Alice"],"frame":0,"ms":0}"#,
+    ];
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
+        resume: Some(journal.clone()),
+        layout: Some(dir.join("game.layout.toml")),
+        data_dir: Some(dir.to_path_buf()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    harness.get_by_label_contains("Resume Alice, Bob").click();
+    (harness, journal)
 }
 
 /// The window refereeing Alice and Bob's game on `video`, its journals and layouts kept in
@@ -415,25 +444,7 @@ fn the_layout_fitted_to_the_deal_is_adjusted_saved_and_loaded_by_the_next_game()
 fn a_desync_is_fixed_by_typing_the_card_the_camera_got_wrong() {
     let dir = std::env::temp_dir().join(format!("ui-fix-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let video = rendered_game(&dir);
-    let journal = dir.join("lost.jsonl");
-    let lines = [
-        r#"{"kind":"start","names":["Alice","Bob"],"options":"options ace=1"}"#,
-        r#"{"kind":"commit","record":["seat Alice front ? ? back 5H 9D 7S 2C KC","seat Bob front ? ? back QS 4D 8H 6C 2S","first Alice"],"frame":0,"ms":0}"#,
-    ];
-    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let options = StartOptions {
-        source: Some(SourceSpec::File(video)),
-        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
-        resume: Some(journal.clone()),
-        layout: Some(dir.join("game.layout.toml")),
-        data_dir: Some(dir.clone()),
-        ..StartOptions::default()
-    };
-    let mut harness =
-        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
-    harness.step();
-    harness.get_by_label_contains("Resume Alice, Bob").click();
+    let (mut harness, _) = resume_lost_game(&dir);
     // Asked once the deal lies on the table (the first desync may come while it is dealt).
     step_until(&mut harness, "fix-asked", Duration::from_secs(240), "no desync over the deal", |app| {
         let dealt = app.snapshot().cards.iter().filter(|c| c.label == "3S").count() == 1;
@@ -464,25 +475,7 @@ fn a_desync_is_fixed_by_typing_the_card_the_camera_got_wrong() {
 fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     let dir = std::env::temp_dir().join(format!("ui-correct-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let video = rendered_game(&dir);
-    let journal = dir.join("lost.jsonl");
-    let lines = [
-        r#"{"kind":"start","names":["Alice","Bob"],"options":"options ace=1"}"#,
-        r#"{"kind":"commit","record":["seat Alice front ? ? back 5H 9D 7S 2C KC","seat Bob front ? ? back QS 4D 8H 6C 2S","first Alice"],"frame":0,"ms":0}"#,
-    ];
-    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let options = StartOptions {
-        source: Some(SourceSpec::File(video)),
-        capture: Some(CaptureOptions { width: 1280, height: 720, fps: 30 }),
-        resume: Some(journal.clone()),
-        layout: Some(dir.join("game.layout.toml")),
-        data_dir: Some(dir.clone()),
-        ..StartOptions::default()
-    };
-    let mut harness =
-        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
-    harness.step();
-    harness.get_by_label_contains("Resume Alice, Bob").click();
+    let (mut harness, journal) = resume_lost_game(&dir);
     let right = format!("{} Alice to play", card_referee::referee::omphala::correct::TABLE_IS_RIGHT);
     // The operator answers once the players are done: the table as it lies at the end.
     step_until(&mut harness, "correct-asked", Duration::from_secs(240), "no desync question at the end", |app| {
@@ -504,32 +497,10 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     let state = harness.state().snapshot().state.clone().unwrap();
     assert_eq!(state.players[0].back.len(), 6, "Alice's draw is on the table: {:?}", state.players[0].back);
     harness.get_by_label("End game by agreement").click();
-    let fronts = [["4C", "9H"], ["JD", "5S"]];
     step_until(&mut harness, "correct-ended", Duration::from_secs(30), "the game did not end", |app| {
         app.snapshot().state.as_ref().is_some_and(|s| !matches!(s.phase, Phase::Playing))
     });
-    for _ in 0..4 {
-        let awaited = match &harness.state().snapshot().state.as_ref().unwrap().phase {
-            Phase::TieBreak(battle) => battle.awaited(),
-            _ => None,
-        };
-        let Some((player, position)) = awaited else { break };
-        harness.get_by_label("Card read:").click();
-        harness.step();
-        harness.get_by_label("Card read:").type_text(fronts[player][position]);
-        harness.step();
-        harness.get_by_label("Revealed").click();
-        step_until(
-            &mut harness,
-            "correct-reveal",
-            Duration::from_secs(30),
-            "the reveal was not taken",
-            |app| match &app.snapshot().state.as_ref().unwrap().phase {
-                Phase::TieBreak(battle) => battle.awaited() != Some((player, position)),
-                _ => true,
-            },
-        );
-    }
+    type_battle_reveals(&mut harness, "correct-reveal");
     let state = harness.state().snapshot().state.clone().unwrap();
     assert!(matches!(state.phase, Phase::Over(_)), "the game did not end: {:?}", state.phase);
     assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");

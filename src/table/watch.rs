@@ -123,7 +123,10 @@ impl TableWatch {
                 self.in_play = None;
             }
         }
-        let Some(layout) = &self.layout else {
+        // The deal the layout is fitted to now settled in image pixels: it is given as settled at
+        // once (players often start playing within a second of dealing).
+        let mut fitted_now = false;
+        if self.layout.is_none() {
             if !self.stills {
                 // Before the deal is fitted, only change near the cards counts: hands resting at
                 // the table's edge or holding the deck away from the rows do not keep the deal
@@ -132,14 +135,15 @@ impl TableWatch {
                 let mask = near_cards(&activity.cell_centres(), &detections);
                 motion.changed = activity.changed_share_in(&mask, self.tracker.config().stride);
             }
-            if !self.fit_layout(&detections, motion) {
-                return Ok(Watched { detections, cards, view: None, frame, ms });
-            }
-            return self.settled_deal(image, detections, cards, frame, ms);
+            fitted_now = self.fit_layout(&detections, motion);
+        }
+        let Some(layout) = &self.layout else {
+            return Ok(Watched { detections, cards, view: None, frame, ms });
         };
         let mut view = place_frame(image, &detections, layout)?;
         read_unread(&self.detector, image, &mut view, layout)?;
-        if self.stills {
+        if self.stills || fitted_now {
+            motion = Motion::STILL;
             self.settler = Settler::new(SettleConfig::for_fps(self.fps));
             for _ in 1..self.settler.config().quiet_frames {
                 self.settler.push(view.clone(), Motion::STILL);
@@ -177,34 +181,9 @@ impl TableWatch {
         {
             self.layout = Some(learnt);
             self.fitted = true;
-            self.settler = Settler::new(SettleConfig::for_fps(self.fps));
             return true;
         }
         false
-    }
-
-    /// The deal the layout was just fitted to, placed in its rows and given as settled at once:
-    /// it settled in image pixels, and players often start playing within a second of dealing.
-    fn settled_deal(
-        &mut self,
-        image: &Mat,
-        detections: Vec<CardDetection>,
-        cards: Vec<CardDetection>,
-        frame: u64,
-        ms: u64,
-    ) -> opencv::Result<Watched> {
-        let Some(layout) = &self.layout else { return Ok(Watched { detections, cards, view: None, frame, ms }) };
-        let mut view = place_frame(image, &detections, layout)?;
-        read_unread(&self.detector, image, &mut view, layout)?;
-        for _ in 1..self.settler.config().quiet_frames {
-            self.settler.push(view.clone(), Motion::STILL);
-        }
-        let settled = self.settler.push(view, Motion::STILL).map(|s| s.view);
-        if let Some(view) = &settled {
-            self.given_at = ms as f64 / 1000.0;
-            self.last = Some((view.clone(), frame, ms));
-        }
-        Ok(Watched { detections, cards, view: settled, frame, ms })
     }
 }
 

@@ -79,34 +79,46 @@ fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -
     let Some(stem) = candidate.strip_suffix(CARD_TO_NAME) else {
         return ui.button(candidate).clicked().then(|| UiCommand::Answer(candidate.to_string()));
     };
-    ui.horizontal(|ui| {
-        let caption = ui.label(stem.trim_end());
-        ui.add(egui::TextEdit::singleline(typed_card).hint_text("e.g. QS").desired_width(60.0)).labelled_by(caption.id);
-        let card = typed_card.trim().to_string();
-        let clicked = ui.add_enabled(!card.is_empty(), egui::Button::new("That card")).clicked();
-        clicked.then(|| {
-            typed_card.clear();
-            UiCommand::Answer(format!("{stem}{card}"))
-        })
-    })
-    .inner
+    let field = TypedField { caption: stem.trim_end(), hint: "e.g. QS", width: 60.0, button: "That card" };
+    field.show(ui, typed_card).map(|card| UiCommand::Answer(format!("{stem}{card}")))
 }
 
 /// While the referee is lost: a field to fix one place the camera got wrong (a card misread or
 /// unread, or a card seen where none lies) and a button that answers with it.
 fn fix_line(ui: &mut egui::Ui, typed: &mut String) -> Option<UiCommand> {
-    ui.horizontal(|ui| {
-        let caption = ui.label("Fix a card the camera got wrong:");
-        let hint = "e.g. Alice back 3 7H, or Alice front 6 none";
-        ui.add(egui::TextEdit::singleline(typed).hint_text(hint).desired_width(220.0)).labelled_by(caption.id);
-        let fix = typed.trim().to_string();
-        let clicked = ui.add_enabled(!fix.is_empty(), egui::Button::new("Fix")).clicked();
-        clicked.then(|| {
-            typed.clear();
-            UiCommand::Answer(format!("fix {fix}"))
+    let field = TypedField {
+        caption: "Fix a card the camera got wrong:",
+        hint: "e.g. Alice back 3 7H, or Alice front 6 none",
+        width: 220.0,
+        button: "Fix",
+    };
+    field.show(ui, typed).map(|fix| UiCommand::Answer(format!("fix {fix}")))
+}
+
+/// A captioned text field and the button that takes what was typed.
+struct TypedField<'a> {
+    caption: &'a str,
+    hint: &'a str,
+    width: f32,
+    button: &'a str,
+}
+
+impl TypedField<'_> {
+    /// The text typed, trimmed, once the button is clicked (the field is then cleared).
+    fn show(&self, ui: &mut egui::Ui, typed: &mut String) -> Option<String> {
+        ui.horizontal(|ui| {
+            let caption = ui.label(self.caption);
+            let edit = egui::TextEdit::singleline(typed).hint_text(self.hint).desired_width(self.width);
+            ui.add(edit).labelled_by(caption.id);
+            let text = typed.trim().to_string();
+            let clicked = ui.add_enabled(!text.is_empty(), egui::Button::new(self.button)).clicked();
+            clicked.then(|| {
+                typed.clear();
+                text
+            })
         })
-    })
-    .inner
+        .inner
+    }
 }
 
 fn seats(ui: &mut egui::Ui, state: &GameState, names: &[String]) {

@@ -274,14 +274,14 @@ impl OmphalaReferee {
     /// inputs past the committed game, and `NONE_OF_THESE`.
     fn ask_far(&mut self, mut found: Vec<Hypothesis>, at: Moment, out: &mut Vec<RefereeEvent>) {
         found.sort_by_key(|h| h.inputs.len());
-        let mut kept: Vec<Hypothesis> = Vec::new();
+        let (mut candidates, mut kept): (Vec<String>, Vec<Hypothesis>) = (Vec::new(), Vec::new());
         for h in found {
-            if !kept.iter().any(|k| self.far_line(k) == self.far_line(&h)) {
+            let line = self.far_line(&h);
+            if candidates.len() < MAX_FAR_CANDIDATES && !candidates.contains(&line) {
+                candidates.push(line);
                 kept.push(h);
             }
         }
-        kept.truncate(MAX_FAR_CANDIDATES);
-        let mut candidates: Vec<String> = kept.iter().map(|h| self.far_line(h)).collect();
         candidates.push(NONE_OF_THESE.to_string());
         out.push(RefereeEvent::Confirm { candidates, at });
         self.far = Some(kept);
@@ -394,20 +394,10 @@ impl OmphalaReferee {
             Ok(list) => list,
             Err(why) => return note(format!("the table cannot be taken as it lies: {why}")),
         };
-        let mut batch = Vec::new();
-        for correction in list {
-            let input = Input::Correct(correction);
-            match apply(&mut self.committed, input.clone()) {
-                Ok(events) => {
-                    self.record.push(input.clone());
-                    out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
-                    batch.extend(events);
-                }
-                Err(e) => {
-                    out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at });
-                    break;
-                }
-            }
+        let inputs = list.into_iter().map(Input::Correct).collect();
+        let (batch, refused) = self.commit_inputs(inputs, at, &mut out);
+        if let Some(e) = refused {
+            out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at });
         }
         out.extend(events::prompts(&self.committed, &batch, at));
         self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
@@ -457,17 +447,36 @@ impl OmphalaReferee {
             out.push(RefereeEvent::Note { text, at });
             return out;
         }
-        let input = Input::Observe(observation);
-        match apply(&mut self.committed, input.clone()) {
-            Ok(events) => {
-                self.record.push(input.clone());
-                out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
+        match self.commit_inputs(vec![Input::Observe(observation)], at, &mut out) {
+            (_, Some(e)) => out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at }),
+            (events, None) => {
                 out.extend(events::prompts(&self.committed, &events, at));
                 self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
             }
-            Err(e) => out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at }),
         }
         out
+    }
+
+    /// Rules on `inputs` in order, committing and saying each; stops at the first the engine
+    /// refuses. The events of those taken, and the refusal.
+    fn commit_inputs(
+        &mut self,
+        inputs: Vec<Input>,
+        at: Moment,
+        out: &mut Vec<RefereeEvent>,
+    ) -> (Vec<crate::rules::omphala::Event>, Option<crate::rules::omphala::Illegal>) {
+        let mut batch = Vec::new();
+        for input in inputs {
+            match apply(&mut self.committed, input.clone()) {
+                Ok(events) => {
+                    self.record.push(input.clone());
+                    out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
+                    batch.extend(events);
+                }
+                Err(e) => return (batch, Some(e)),
+            }
+        }
+        (batch, None)
     }
 
     /// The number of leading inputs all hypotheses share.
@@ -491,20 +500,11 @@ impl OmphalaReferee {
         for h in &mut self.hypotheses {
             h.inputs.drain(..n);
         }
-        let mut batch = Vec::new();
-        for input in agreed {
-            match apply(&mut self.committed, input.clone()) {
-                Ok(events) => {
-                    self.record.push(input.clone());
-                    out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
-                    batch.extend(events);
-                }
-                Err(e) => {
-                    // A hypothesis was built by the same engine: this cannot be refused. Said, not hidden.
-                    out.push(RefereeEvent::Note { text: format!("the engine refused an agreed input: {e}"), at });
-                    return;
-                }
-            }
+        let (batch, refused) = self.commit_inputs(agreed, at, out);
+        if let Some(e) = refused {
+            // A hypothesis was built by the same engine: this cannot be refused. Said, not hidden.
+            out.push(RefereeEvent::Note { text: format!("the engine refused an agreed input: {e}"), at });
+            return;
         }
         out.extend(events::prompts(&self.committed, &batch, at));
         self.undecided_changes = 0;
