@@ -10,6 +10,8 @@ use super::{
     learn_layout, place_frame, place_in_image,
 };
 use crate::render::PlacedCard;
+use crate::render::geometry::Pt;
+use crate::vision::activity::ActivityMap;
 use crate::vision::cards::{CardDetection, CardDetector};
 
 /// How often a settled view that stays is given again (so that a referee can time a desync, and
@@ -142,6 +144,18 @@ impl TableWatch {
         };
         let mut view = place_frame(image, &detections, layout)?;
         read_unread(&self.detector, image, &mut view, layout)?;
+        if !self.stills
+            && !fitted_now
+            && changed_where_busy(
+                self.settler.view().as_ref(),
+                &view,
+                layout,
+                self.tracker.activity(),
+                self.settler.config().match_distance,
+            )
+        {
+            motion.changed = 1.0;
+        }
         if self.stills || fitted_now {
             motion = Motion::STILL;
             self.settler = Settler::new(SettleConfig::for_fps(self.fps));
@@ -185,6 +199,51 @@ impl TableWatch {
         }
         false
     }
+}
+
+/// Share of a card's part of the picture that changed lately above which it is still being moved.
+const BUSY_CARD: f64 = 0.05;
+
+/// Whether a card the frame shows and the settled view lacks, or a settled card the frame lacks,
+/// lies where the picture changed lately. A card carried in a hand that slows over a row looks
+/// laid there for a frame or two, too short for the picture as a whole to count as moving: a
+/// change counts only once its own part of the picture is quiet.
+fn changed_where_busy(
+    settled: Option<&TableView>,
+    view: &TableView,
+    layout: &TableLayout,
+    activity: &ActivityMap,
+    near: f64,
+) -> bool {
+    let Some(settled) = settled else { return false };
+    let Some(to_image) = layout.image_to_table().inverse() else { return false };
+    let (now, before) = (placed_cards(view), placed_cards(settled));
+    let lacks = |cards: &[(Pt, Face, bool)], (at, face, modifier): (Pt, Face, bool)| {
+        !cards.iter().any(|&(c, f, m)| f == face && m == modifier && c.distance(at) < near)
+    };
+    let changed = now.iter().filter(|&&c| lacks(&before, c)).chain(before.iter().filter(|&&c| lacks(&now, c)));
+    changed.into_iter().any(|&(at, _, _)| {
+        let h = CARD_REACH_MM;
+        let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
+        let region = square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)));
+        activity.busy_share(&region) > BUSY_CARD
+    })
+}
+
+/// Half the side of the square taken as a card's part of the picture, millimetres: a card is
+/// 63 × 88 mm, lying along or across the square.
+const CARD_REACH_MM: f64 = 40.0;
+
+/// Every card of a view in the rows, on the discard pile or loose: where it lies, which way up,
+/// and whether it is a modifier.
+fn placed_cards(view: &TableView) -> Vec<(Pt, Face, bool)> {
+    let mut out = Vec::new();
+    for entity in view.seats.iter().flat_map(|s| s.front.iter().chain(&s.back)) {
+        out.push((entity.base.centre, entity.base.face, false));
+        out.extend(entity.modifier.map(|m| (m.centre, m.face, true)));
+    }
+    out.extend(view.discard.iter().chain(&view.loose).map(|c| (c.centre, c.face, false)));
+    out
 }
 
 /// For each cell centre, whether it lies on or beside a detected card: within one and a half
@@ -251,3 +310,57 @@ fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layou
 /// Any card: `PlacedCard` wants one, and only its corners are used here.
 const ANY_CARD: crate::cards::Card =
     crate::cards::Card { rank: crate::cards::Rank::ACE, suit: crate::cards::Suit::Clubs };
+
+#[cfg(test)]
+mod tests {
+    use opencv::core::{self, Mat, Scalar};
+    use opencv::imgproc;
+
+    use super::*;
+    use crate::table::{EntityView, SeatView};
+
+    /// The standard table of two seats seen from above, a pixel a millimetre, its middle at the
+    /// middle of a 1280×720 picture.
+    fn layout() -> TableLayout {
+        let mut layout = TableLayout::standard(2);
+        layout.image_to_table = [[1.0, 0.0, -640.0], [0.0, 1.0, -360.0], [0.0, 0.0, 1.0]];
+        layout
+    }
+
+    fn frame(hand_at: Option<(i32, i32)>) -> Mat {
+        let mut m =
+            Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, Scalar::new(60.0, 90.0, 30.0, 0.0)).unwrap();
+        if let Some((x, y)) = hand_at {
+            let skin = Scalar::new(150.0, 175.0, 225.0, 0.0);
+            imgproc::rectangle(&mut m, core::Rect::new(x, y, 90, 120), skin, -1, imgproc::LINE_8, 0).unwrap();
+        }
+        m
+    }
+
+    fn view(cards: &[Pt]) -> TableView {
+        let back = cards.iter().map(|&p| EntityView::single(CardView::down(p))).collect();
+        TableView { seats: vec![SeatView { front: Vec::new(), back }, SeatView::default()], ..TableView::default() }
+    }
+
+    #[test]
+    fn a_card_seen_where_a_hand_still_moves_is_no_change_yet() {
+        let (layout, near) = (layout(), 25.0);
+        let settled = view(&[Pt::new(-100.0, 115.0)]);
+        let (under_hand, elsewhere) = (Pt::new(100.0, 115.0), Pt::new(-250.0, 115.0));
+        let mut activity = ActivityMap::new(10.0, false);
+        // A hand moves slowly over the place where the new card is seen.
+        for k in 0..4 {
+            activity.measure(&frame(Some((640 + 30 * k, 430)))).unwrap();
+        }
+        let busy = |a: &ActivityMap, cards: &[Pt]| changed_where_busy(Some(&settled), &view(cards), &layout, a, near);
+        assert!(busy(&activity, &[Pt::new(-100.0, 115.0), under_hand]), "a card laid under a moving hand");
+        assert!(busy(&activity, &[under_hand]), "and a card gone from a quiet place besides");
+        assert!(!busy(&activity, &[Pt::new(-100.0, 115.0), elsewhere]), "a card laid where nothing moves");
+        assert!(!busy(&activity, &[Pt::new(-100.0, 115.0)]), "nothing changed");
+        // The hand has gone and the picture is still: the card is laid.
+        for _ in 0..4 {
+            activity.measure(&frame(None)).unwrap();
+        }
+        assert!(!busy(&activity, &[Pt::new(-100.0, 115.0), under_hand]));
+    }
+}
