@@ -342,6 +342,16 @@ pub struct Settler {
     still: usize,
 }
 
+/// What a frame is to the settler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gate {
+    /// The table is moving: the quiet spell starts again.
+    Moving,
+    /// Still, but held back from settling for a while: it counts toward the quiet spell.
+    Held,
+    Quiet,
+}
+
 /// How many times the quiet frames a hand over a changed table holds the view back (about 10 s).
 const HAND_PATIENCE: usize = 50;
 /// Quiet frames' worth of a still picture after which a hand in view, with a move carried out,
@@ -386,7 +396,8 @@ impl Settler {
         if motion.changed > self.config.motion_share {
             self.held = 0;
         }
-        if self.is_moving(&frame, motion) {
+        let gate = self.gate(&frame, motion);
+        if gate == Gate::Moving {
             self.window.clear();
             self.moved = true;
             return None;
@@ -394,6 +405,12 @@ impl Settler {
         self.window.push_back(frame);
         while self.window.len() > self.config.quiet_frames.max(1) {
             self.window.pop_front();
+        }
+        if gate == Gate::Held {
+            // Still frames while several cards are missing: kept, so that once the hold is over
+            // the view settles at once (fast moves leave only a second of quiet between them).
+            self.moved = true;
+            return None;
         }
         if self.window.len() < self.config.quiet_frames.max(1) {
             return None;
@@ -435,12 +452,12 @@ impl Settler {
         }
     }
 
-    /// Moving: the picture changed, or a hand came in over cards, or several settled cards went
-    /// at once.
-    fn is_moving(&mut self, frame: &QuietFrame, motion: Motion) -> bool {
+    /// Moving: the picture changed, or a hand came in over cards. Held: the picture is still but
+    /// several settled cards went at once (an arm may lie over them).
+    fn gate(&mut self, frame: &QuietFrame, motion: Motion) -> Gate {
         if motion.changed > self.config.motion_share {
             self.still = 0;
-            return true;
+            return Gate::Moving;
         }
         let floor = *self.skin_floor.get_or_insert(motion.skin);
         let hand = motion.skin > floor + self.config.skin_rise;
@@ -470,17 +487,17 @@ impl Settler {
         });
         let resting = appeared && self.still >= patience * RESTING_HAND;
         let held = if hand && (missing > 0 || changed) && !resting {
-            Some(patience * HAND_PATIENCE)
+            Some((patience * HAND_PATIENCE, Gate::Moving))
         } else if missing >= self.config.missing_burst {
-            Some(patience * 2)
+            Some((patience * 2, Gate::Held))
         } else {
             None
         };
         match held {
-            Some(limit) => {
+            Some((limit, gate)) => {
                 self.held += 1;
                 if self.held <= limit {
-                    return true;
+                    return gate;
                 }
                 self.skin_floor = Some(motion.skin);
             }
@@ -490,7 +507,7 @@ impl Settler {
         if !hand {
             self.skin_floor = Some(motion.skin.min(floor * 0.9 + motion.skin * 0.1));
         }
-        false
+        Gate::Quiet
     }
 
     fn same_spot(&self, a: Place, a_centre: Pt, b: Place, b_centre: Pt) -> bool {
@@ -899,6 +916,20 @@ mod tests {
         feed(&mut s, &row(all.clone()), 8).expect("settles");
         let out = feed(&mut s, &row(all[..1].to_vec()), 30).expect("four cards gone settles in the end");
         assert_eq!(out.changes.iter().filter(|c| c.kind == ChangeKind::Left).count(), 4);
+    }
+
+    #[test]
+    fn cards_taken_away_together_settle_as_soon_as_the_hold_is_over() {
+        // The still frames of the hold count toward the quiet spell: a fast game leaves about a
+        // second of quiet between moves, not a hold and then a quiet spell.
+        let config = SettleConfig::for_fps(10.0);
+        let (quiet, missing) = (config.quiet_frames, config.missing_burst);
+        let mut s = Settler::new(config);
+        let all: Vec<CardView> = (0..5).map(|k| up(["AS", "2S", "3S", "4S", "5S"][k], 72.0 * k as f64)).collect();
+        feed(&mut s, &row(all.clone()), quiet).expect("settles");
+        let rest = row(all[missing..].to_vec());
+        let frames = (1..=quiet * 4).find(|_| s.push(rest.clone(), Motion::STILL).is_some());
+        assert_eq!(frames, Some(quiet * 2 + 1), "held for twice the quiet frames, then settled at once");
     }
 
     #[test]
