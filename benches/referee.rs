@@ -75,5 +75,42 @@ fn bench_slowest_view(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_whole_game, bench_slowest_view);
+/// A lost referee: views that lie several views past the last one it ruled on (the moves between
+/// missed: a hand over the rows, a stalled camera), each ruled on as it arrives, and the view
+/// given again a second later while it stays unexplained. The slowest such view of a 4-player
+/// game.
+fn bench_lost(c: &mut Criterion) {
+    let players = 4;
+    let (inputs, views) = game(players, 11);
+    let lost = |k: usize, missed: usize| {
+        let done = views[k - missed].inputs_done;
+        let mut referee =
+            OmphalaReferee::resume(names(players), RuleOptions::default(), RefereeConfig::default(), &inputs[..done])
+                .expect("resumed");
+        for again in 0..3 {
+            black_box(referee.observe(&views[k].view, Moment { frame: again, ms: again * 1000 }));
+        }
+    };
+    let mut group = c.benchmark_group("referee lost");
+    group.sample_size(10);
+    for missed in [2, 4] {
+        let mut slowest = (0.0, missed);
+        for k in missed..views.len() {
+            let start = std::time::Instant::now();
+            lost(k, missed);
+            let secs = start.elapsed().as_secs_f64();
+            if secs > slowest.0 {
+                slowest = (secs, k);
+            }
+        }
+        let k = slowest.1;
+        group.bench_function(
+            format!("{missed} views missed: the slowest view of a 4-player game, ruled on 3 times (view {k})"),
+            |b| b.iter(|| lost(k, missed)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_whole_game, bench_slowest_view, bench_lost);
 criterion_main!(benches);
