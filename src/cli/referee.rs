@@ -381,9 +381,11 @@ impl Session {
     /// Prints and journals what the referee said, answering its questions from the answers file.
     fn say(&mut self, events: Vec<RefereeEvent>, at: Moment) -> Result<(), String> {
         let mut queue = events;
+        let mut committed = false;
         while !queue.is_empty() {
             let mut more = Vec::new();
             for event in queue {
+                committed |= matches!(event, RefereeEvent::Input { .. });
                 self.print(&event)?;
                 if let RefereeEvent::Confirm { candidates, .. } = &event
                     && let Some(answer) = self.answers.next().or_else(|| self.oracle_answer(candidates))
@@ -393,7 +395,10 @@ impl Session {
             }
             queue = more;
         }
-        if let Some(journal) = &mut self.journal {
+        // A resumed game goes on from the frame of its last commit: the views since then may be
+        // what tells two explanations apart (a draw action from the end of a turn), and the
+        // referee keeps no memory of them across a crash.
+        if committed && let Some(journal) = &mut self.journal {
             journal.append(&Entry::Frame { frame: at.frame })?;
         }
         Ok(())

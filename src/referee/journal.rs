@@ -31,7 +31,8 @@ pub enum Entry {
     },
     /// Anything the referee said (kept for the dispute, not needed to resume).
     Said { event: serde_json::Value },
-    /// The last frame of the source that was ruled on (a video source resumes after it).
+    /// The frame of the source whose view the last commit came from (a video source resumes
+    /// after it, so that the views since are ruled on again).
     Frame { frame: u64 },
     /// The operator withdrew the last committed input: its record lines, counted from the end.
     Undo { lines: usize },
