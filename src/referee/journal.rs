@@ -48,7 +48,7 @@ pub struct Resumed {
     pub names: Vec<String>,
     pub options: RuleOptions,
     pub inputs: Vec<Input>,
-    /// The last frame ruled on.
+    /// The frame of the last commit (a video source resumes after it).
     pub frame: Option<u64>,
     /// The table layout last journalled.
     pub layout: Option<TableLayout>,
