@@ -257,7 +257,7 @@ fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Sess
     if names.len() != players {
         return Err(format!("--names gives {} names for {players} players", names.len()));
     }
-    let answers = match &args.answers {
+    let answers: Vec<String> = match &args.answers {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?
             .lines()
@@ -283,20 +283,22 @@ fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Sess
         None => None,
     };
     let config = RefereeConfig { first, ..RefereeConfig::default() };
-    let (referee, journal, resume_after, journalled_layout) = match &args.journal {
+    let (referee, journal, resume_after, journalled_layout, answered) = match &args.journal {
         Some(path) if path.exists() && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) => {
             let resumed = journal::read(path)?;
             let referee = OmphalaReferee::resume(resumed.names, resumed.options, config, &resumed.inputs)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            (referee, Some(Journal::open(path)?), resumed.frame, resumed.layout)
+            (referee, Some(Journal::open(path)?), resumed.frame, resumed.layout, resumed.answered)
         }
         Some(path) => {
             let mut journal = Journal::open(path)?;
             journal.append(&Entry::Start { names: names.clone(), options: journal::options_line(options) })?;
-            (OmphalaReferee::new(names, options, config), Some(journal), None, None)
+            (OmphalaReferee::new(names, options, config), Some(journal), None, None, 0)
         }
-        None => (OmphalaReferee::new(names, options, config), None, None, None),
+        None => (OmphalaReferee::new(names, options, config), None, None, None, 0),
     };
+    // A resumed game has used the answers to the questions asked before its last commit.
+    let answers: Vec<String> = answers.into_iter().skip(answered).collect();
     Ok(Session {
         referee,
         journal,

@@ -52,6 +52,10 @@ pub struct Resumed {
     pub frame: Option<u64>,
     /// The table layout last journalled.
     pub layout: Option<TableLayout>,
+    /// Questions (`confirm`) said up to the last commit: as many lines of an answers file were
+    /// used. Those said after it are asked again, since the views since the last commit are
+    /// ruled on again.
+    pub answered: usize,
 }
 
 /// An open journal, appended to.
@@ -144,6 +148,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
     let mut record_lines: Vec<(String, usize)> = Vec::new();
     let mut frame = None;
     let mut layout = None;
+    let (mut asked, mut answered) = (0, 0);
     for (k, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -161,15 +166,21 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
             Entry::Commit { record, frame: f, .. } => {
                 record_lines.extend(record.into_iter().map(|l| (l, k + 1)));
                 frame = Some(f);
+                answered = asked;
             }
-            Entry::Frame { frame: f } => frame = Some(f),
+            Entry::Frame { frame: f } => {
+                frame = Some(f);
+                answered = asked;
+            }
             Entry::Undo { lines } => record_lines.truncate(record_lines.len().saturating_sub(lines)),
             Entry::Layout { toml } => {
                 let read = TableLayout::from_toml(&toml)
                     .map_err(|e| format!("{}: line {}: the table layout: {e}", path.display(), k + 1))?;
                 layout = Some(read);
             }
-            Entry::Said { .. } => {}
+            Entry::Said { event } => {
+                asked += usize::from(event.get("event").and_then(|e| e.as_str()) == Some("confirm"))
+            }
         }
     }
     let Some((names, options_line, start_line)) = header else {
@@ -193,6 +204,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Resumed, String> {
         inputs: record.inputs().into_iter().map(|(_, i)| i).collect(),
         frame,
         layout,
+        answered,
     })
 }
 
@@ -277,6 +289,18 @@ mod tests {
         journal.append(&Entry::Frame { frame: 10 }).unwrap();
         let err = read(&path).unwrap_err();
         assert!(err.contains("line 5: the table layout: ") && err.contains("deck.radius"), "{err}");
+    }
+
+    #[test]
+    fn the_questions_asked_up_to_the_last_commit_are_the_answers_used() {
+        let start = r#"{"kind":"start","names":["A","B"],"options":""}"#;
+        let asked = r#"{"kind":"said","event":{"event":"confirm","candidates":["A draw","A end"]}}"#;
+        let note = r#"{"kind":"said","event":{"event":"note","text":"hello"}}"#;
+        let frame = r#"{"kind":"frame","frame":12}"#;
+        let text = [start, asked, note, asked, frame, asked, note].join("\n");
+        let resumed = parse(&text, Path::new("j.jsonl")).unwrap();
+        assert_eq!(resumed.answered, 2, "the question after the last commit is asked again");
+        assert_eq!(resumed.frame, Some(12));
     }
 
     #[test]
