@@ -42,24 +42,24 @@ fn bench_whole_game(c: &mut Criterion) {
     group.finish();
 }
 
+/// The view `k` among `views` for which `seconds(k)` is largest.
+fn slowest(views: std::ops::Range<usize>, mut seconds: impl FnMut(usize) -> f64) -> usize {
+    views.map(|k| (seconds(k), k)).fold((0.0, 0), |a, b| if b.0 > a.0 { b } else { a }).1
+}
+
 /// The slowest single view of a 4-player game: the referee resumed just before it.
 fn bench_slowest_view(c: &mut Criterion) {
     let players = 4;
     let (inputs, views) = game(players, 11);
-    let mut slowest = (0.0, 0);
-    for k in 1..views.len() {
+    let k = slowest(1..views.len(), |k| {
         let done = views[k - 1].inputs_done;
         let mut referee =
             OmphalaReferee::resume(names(players), RuleOptions::default(), RefereeConfig::default(), &inputs[..done])
                 .expect("resumed");
         let start = std::time::Instant::now();
         referee.observe(&views[k].view, Moment::default());
-        let secs = start.elapsed().as_secs_f64();
-        if secs > slowest.0 {
-            slowest = (secs, k);
-        }
-    }
-    let k = slowest.1;
+        start.elapsed().as_secs_f64()
+    });
     let done = views[k - 1].inputs_done;
     c.bench_function(&format!("referee: slowest view of a 4-player game (view {k})"), |b| {
         b.iter(|| {
@@ -94,16 +94,11 @@ fn bench_lost(c: &mut Criterion) {
     let mut group = c.benchmark_group("referee lost");
     group.sample_size(10);
     for missed in [2, 4] {
-        let mut slowest = (0.0, missed);
-        for k in missed..views.len() {
+        let k = slowest(missed..views.len(), |k| {
             let start = std::time::Instant::now();
             lost(k, missed);
-            let secs = start.elapsed().as_secs_f64();
-            if secs > slowest.0 {
-                slowest = (secs, k);
-            }
-        }
-        let k = slowest.1;
+            start.elapsed().as_secs_f64()
+        });
         group.bench_function(
             format!("{missed} views missed: the slowest view of a 4-player game, ruled on 3 times (view {k})"),
             |b| b.iter(|| lost(k, missed)),

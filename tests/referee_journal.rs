@@ -56,6 +56,11 @@ fn kill_seed() -> u64 {
     seed
 }
 
+/// How many commits (`input` events) the referee's output holds.
+fn commits_in(output: &str) -> usize {
+    output.matches("\"event\":\"input\"").count()
+}
+
 /// Runs `command` with its standard output piped and kills it with SIGKILL a random while (up to
 /// 300 ms) after it printed its `kill_after`-th commit.
 fn kill_after_commit(command: &mut Command, kill_after: usize, rng: &mut ChaCha8Rng) {
@@ -65,7 +70,7 @@ fn kill_after_commit(command: &mut Command, kill_after: usize, rng: &mut ChaCha8
     let mut seen = 0;
     while seen < kill_after {
         let line = lines.next().expect("the game goes on past the kill").unwrap();
-        seen += usize::from(line.contains("\"event\":\"input\""));
+        seen += commits_in(&line);
     }
     std::thread::sleep(linger);
     child.kill().unwrap();
@@ -86,7 +91,7 @@ fn whole_games_killed_at_a_random_moment_resume_from_their_journals_to_the_same_
         let whole = dir.path().join("whole.txt");
         let out = referee(&views, &names, &dir.path().join("whole.jsonl"), &whole, "0").output().unwrap();
         assert!(out.status.success());
-        let commits = String::from_utf8_lossy(&out.stdout).matches("\"event\":\"input\"").count();
+        let commits = commits_in(&String::from_utf8_lossy(&out.stdout));
 
         // Paced at 25 times the speed the views were recorded, so that the kill lands mid-game,
         // after a random commit short of the last few.
@@ -152,7 +157,7 @@ fn kill_and_resume_on_video(dir: &std::path::Path, seed: u64, rng: &mut ChaCha8R
     };
     let whole_run = referee("whole.jsonl", "whole.txt").stderr(Stdio::null()).output().unwrap();
     assert!(whole_run.status.success());
-    let commits = String::from_utf8_lossy(&whole_run.stdout).matches("\"event\":\"input\"").count();
+    let commits = commits_in(&String::from_utf8_lossy(&whole_run.stdout));
 
     let kill_after = rng.random_range(1..commits - 3);
     kill_after_commit(&mut referee("crash.jsonl", "resumed.txt"), kill_after, rng);

@@ -221,10 +221,10 @@ fn changed_where_busy(
     let lacks = |cards: &[(Pt, Face, bool)], (at, face, modifier): (Pt, Face, bool)| {
         !cards.iter().any(|&(c, f, m)| f == face && m == modifier && c.distance(at) < near)
     };
-    let changed = now.iter().filter(|&&c| lacks(&before, c)).chain(before.iter().filter(|&&c| lacks(&now, c)));
-    changed.into_iter().any(|&(at, _, _)| {
-        let h = CARD_REACH_MM;
-        let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
+    let mut changed = now.iter().filter(|&&c| lacks(&before, c)).chain(before.iter().filter(|&&c| lacks(&now, c)));
+    let h = CARD_REACH_MM;
+    let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
+    changed.any(|&(at, _, _)| {
         let region = square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)));
         activity.busy_share(&region) > BUSY_CARD
     })
