@@ -26,6 +26,14 @@ const BASE_BAND: (f64, f64) = (-36.0, 36.0);
 const MODIFIER_BAND: (f64, f64) = (52.0, 76.0);
 /// Colour distance from the table's colour above which a pixel is no table.
 const NOT_TABLE: f64 = 45.0;
+/// Chromaticity distance (each channel's share of the pixel's sum) from the table's above which
+/// a pixel is no table either. A back's fine lattice seen at about a pixel a millimetre averages
+/// to a colour as bright as a wooden table's but of another hue (red lattice on wood: 0.09, the
+/// wood's own grain at most 0.06 at its 99.9th percentile); a lamp's glare or a card's shadow
+/// scales a colour and keeps its chromaticity. Only pixels brighter than `CHROMA_DARK` (the sum
+/// of the channels) have a chromaticity worth comparing.
+const NOT_TABLE_CHROMA: f64 = 0.065;
+const CHROMA_DARK: f64 = 120.0;
 /// The margins across the strip where the table shows (millimetres, as `ACROSS`): past a base's
 /// far edge at -44 and a modifier's near edge at 81.
 const TOP_MARGIN: (f64, f64) = (-60.0, -46.0);
@@ -344,10 +352,21 @@ fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
             };
             let k = j * cols + i;
             let px = colour(k);
-            *cell = valid[k] != 0 && (0..3).map(|c| (px[c] - table[c]).powi(2)).sum::<f64>() > limit;
+            *cell = valid[k] != 0
+                && ((0..3).map(|c| (px[c] - table[c]).powi(2)).sum::<f64>() > limit || other_hue(px, table));
         }
     }
     Ok(out)
+}
+
+/// Whether `px` is of another hue than `table`: their chromaticities lie more than
+/// `NOT_TABLE_CHROMA` apart, both bright enough to have one.
+fn other_hue(px: [f64; 3], table: [f64; 3]) -> bool {
+    let (sum_px, sum_table) = (px.iter().sum::<f64>(), table.iter().sum::<f64>());
+    sum_px > CHROMA_DARK
+        && sum_table > CHROMA_DARK
+        && (0..3).map(|c| (px[c] / sum_px - table[c] / sum_table).powi(2)).sum::<f64>()
+            > NOT_TABLE_CHROMA * NOT_TABLE_CHROMA
 }
 
 /// The strip's median colour over its pixels inside the frame.
@@ -483,6 +502,34 @@ mod tests {
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(0..8) < 0.05, "bare wood: {}", band(0..8));
         assert!(band(60..100) < 0.05, "wood in the glare: {}", band(60..100));
+    }
+
+    /// A back seen at a pixel a millimetre: its red lattice averages to a colour as bright as
+    /// the wood's (BGR 61, 72, 147 against 58, 88, 123: 28 apart, under `NOT_TABLE`), but
+    /// redder. The wood's grain varies its brightness by a tenth either way.
+    #[test]
+    fn a_lattice_averaged_to_the_wood_s_brightness_is_covered_by_its_hue() {
+        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
+        let base_rows = ((BASE_BAND.0 - 8.0 - ACROSS.0) / MM_PER_PX) as usize
+            ..((BASE_BAND.1 + 8.0 - ACROSS.0) / MM_PER_PX) as usize;
+        let mut bytes = Vec::with_capacity(rows * cols * 3);
+        for j in 0..rows {
+            for i in 0..cols {
+                let grain = 1.0 + 0.1 * ((j as f64 * 0.9).sin() + (i as f64 * 0.37).cos()) / 2.0;
+                let colour = match (10..42).contains(&i) && base_rows.contains(&j) {
+                    true => [61.0, 72.0, 147.0],
+                    false => [58.0, 88.0, 123.0],
+                };
+                bytes.extend(colour.map(|v: f64| (v * grain) as u8));
+            }
+        }
+        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
+        let valid =
+            Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
+        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
+        assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
+        assert!(band(50..100) < 0.05, "the wood: {}", band(50..100));
     }
 
     #[test]
