@@ -2,7 +2,7 @@
 //! by its outline, but backs lying side by side with a shielded entity among them (a Diamond's
 //! back offset over its base) make one blob that is no card-shaped outline, and the reader drops
 //! it. Knowing where each Front Row lies, this looks along the row in a top view of the table:
-//! where the row's strip is not the table's colour over a card's width, a card lies; where it also
+//! where the row's strip is not the table's colour or hue over a card's width, a card lies; where it also
 //! is below the card's lower edge, a second back lies over it. The strip's colours tell a back
 //! from a face the reader could not read: a face is mostly bright, unsaturated paper.
 
