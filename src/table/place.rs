@@ -404,10 +404,19 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
     indices.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
     for s in indices {
         // An index in the corner of an unread card lies over the card beneath too: the unread one
-        // takes it.
+        // takes it, and of two unread ones (a base and the modifier over its lower part) the one
+        // whose corner it lies in.
         let contains = |k: &Piece| k.s.outline.as_ref().is_some_and(|o| quad_contains(o, s.centre));
         let unread = |k: &Piece| k.s.card.is_none() && k.s.face == Face::Up;
-        let inside = kept.iter().position(|k| contains(k) && unread(k)).or_else(|| kept.iter().position(contains));
+        let corner_miss = |k: &Piece| {
+            k.s.outline.map_or(f64::MAX, |o| o.iter().map(|c| c.distance(s.centre)).fold(f64::MAX, f64::min))
+        };
+        let nearest_corner = |keep: &dyn Fn(&Piece) -> bool| {
+            (0..kept.len())
+                .filter(|&i| keep(&kept[i]))
+                .min_by(|&a, &b| corner_miss(&kept[a]).total_cmp(&corner_miss(&kept[b])))
+        };
+        let inside = nearest_corner(&|k| contains(k) && unread(k)).or_else(|| nearest_corner(&contains));
         let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
         match inside.map(|i| &mut kept[i]) {
             Some(k) if k.s.is_stack() && k.s.face == Face::Up => k.base_card = k.base_card.or(s.card),
@@ -541,6 +550,25 @@ mod tests {
             assert_eq!(back[0].base.card, Some(card("7C")));
             assert_eq!(back[0].modifier.and_then(|m| m.card), Some(card("5H")));
             assert_eq!(back[1].modifier, None);
+        }
+    }
+
+    #[test]
+    fn an_index_read_apart_names_the_unread_card_whose_corner_it_lies_in() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            let (base, m) = (row.slot(2), row.modifier_at(row.slot(2)));
+            // Both outlines unread; the modifier's top-left index lies inside the base's too.
+            let offset = Homography::rotation(row.angle).apply(index_to_centre());
+            let mut index = seen(Some("9H"), Face::Up, Pt::new(m.x - offset.x, m.y - offset.y), row.angle);
+            index.outline = None;
+            let sightings = vec![seen(None, Face::Up, base, row.angle), seen(None, Face::Up, m, row.angle), index];
+            let view = place_sightings(&sightings, &layout);
+            let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+            assert_eq!(back.len(), 1, "{back:?}");
+            assert_eq!(back[0].base.card, None);
+            assert_eq!(back[0].modifier.and_then(|m| m.card), Some(card("9H")));
         }
     }
 

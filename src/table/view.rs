@@ -66,6 +66,13 @@ pub struct SeatView {
 }
 
 impl TableView {
+    /// Every card read face up in the view: in the rows, on the discard pile and loose.
+    pub fn shown_cards(&self) -> Vec<Card> {
+        let rows = self.seats.iter().flat_map(|s| s.front.iter().chain(&s.back));
+        let cards = rows.flat_map(|e| std::iter::once(&e.base).chain(&e.modifier));
+        cards.chain(&self.discard).chain(&self.loose).filter_map(CardView::shown).collect()
+    }
+
     /// The same view with every position cleared: what lies where in the rows, which way up,
     /// read as what. Two settlings of one table differ by a millimetre here and there; their
     /// skeletons are equal.

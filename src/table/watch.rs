@@ -9,6 +9,7 @@ use super::{
     CardTracker, CardView, Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, TrackConfig,
     learn_layout, place_frame, place_in_image,
 };
+use crate::cards::Card;
 use crate::render::PlacedCard;
 use crate::render::geometry::Pt;
 use crate::vision::activity::ActivityMap;
@@ -288,7 +289,8 @@ fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layou
         }
     }
     let quads: Vec<_> = unread.iter().map(|(_, q)| *q).collect();
-    for (((s, front, e, modifier), _), read) in unread.iter().zip(detector.read_cards_at(image, &quads)?) {
+    let reads = unseen_readings(detector.read_cards_at(image, &quads)?, view.shown_cards());
+    for (((s, front, e, modifier), _), read) in unread.iter().zip(reads) {
         let seat = &mut view.seats[*s];
         let entity = &mut if *front { &mut seat.front } else { &mut seat.back }[*e];
         let card = if *modifier { entity.modifier.as_mut() } else { Some(&mut entity.base) };
@@ -307,9 +309,22 @@ fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layou
     Ok(())
 }
 
+/// The readings forced where the layout puts cards, less those that name a card already read
+/// (`shown`, or an earlier reading): a card is in one place, and such a reading read a
+/// neighbour's index (a base's corners take in the top of the modifier lying over it).
+fn unseen_readings(reads: Vec<Option<Card>>, mut shown: Vec<Card>) -> Vec<Option<Card>> {
+    reads
+        .into_iter()
+        .map(|read| {
+            let read = read.filter(|card| !shown.contains(card));
+            shown.extend(read);
+            read
+        })
+        .collect()
+}
+
 /// Any card: `PlacedCard` wants one, and only its corners are used here.
-const ANY_CARD: crate::cards::Card =
-    crate::cards::Card { rank: crate::cards::Rank::ACE, suit: crate::cards::Suit::Clubs };
+const ANY_CARD: Card = Card { rank: crate::cards::Rank::ACE, suit: crate::cards::Suit::Clubs };
 
 #[cfg(test)]
 mod tests {
@@ -340,6 +355,14 @@ mod tests {
     fn view(cards: &[Pt]) -> TableView {
         let back = cards.iter().map(|&p| EntityView::single(CardView::down(p))).collect();
         TableView { seats: vec![SeatView { front: Vec::new(), back }, SeatView::default()], ..TableView::default() }
+    }
+
+    #[test]
+    fn a_reading_forced_at_a_place_never_names_a_card_read_elsewhere() {
+        let card = |c: &str| c.parse::<Card>().unwrap();
+        let reads = vec![Some(card("9H")), Some(card("3H")), None, Some(card("3H"))];
+        let kept = unseen_readings(reads, vec![card("9H"), card("KD")]);
+        assert_eq!(kept, vec![None, Some(card("3H")), None, None]);
     }
 
     #[test]

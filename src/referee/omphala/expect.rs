@@ -298,11 +298,7 @@ fn back_conflicts(row: &BackRow, want: &[ExpectedEntity], seen: &[EntityView], o
 
 /// Whether `card` is read anywhere in `view`: in a row, loose, or on top of the discard pile.
 fn shows_anywhere(view: &TableView, card: Card) -> bool {
-    let rows = view.seats.iter().flat_map(|s| s.front.iter().chain(&s.back));
-    let mut cards = rows.flat_map(|e| std::iter::once(e.base).chain(e.modifier));
-    cards.any(|c| c.shown() == Some(card))
-        || view.loose.iter().any(|c| c.shown() == Some(card))
-        || view.discard.and_then(|c| c.shown()) == Some(card)
+    view.shown_cards().contains(&card)
 }
 
 /// "Bob's Front Row 2", written only when a difference is put in words.
