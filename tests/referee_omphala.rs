@@ -871,3 +871,37 @@ mod by_hand {
         assert_eq!(rule.as_deref(), Some("shield-not-diamond: Alice shield 5H 1"), "{said:?}");
     }
 }
+
+/// A base and its modifier go to the discard pile together, laid in either order: a view whose
+/// pile shows the base on top (the engine puts the modifier last) is the same table.
+#[test]
+fn the_pile_s_top_may_be_either_card_of_an_entity_discarded_together() {
+    use card_referee::rules::omphala::{GameState, apply};
+    let (mut swapped, mut total) = (0, 0);
+    for players in 2..=3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(9_300 + players as u64);
+        for _ in 0..3 {
+            let out = play_out(&mut rng, players, RuleOptions::default(), true).unwrap();
+            let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+            let mut referee = OmphalaReferee::new(names(players), RuleOptions::default(), RefereeConfig::default());
+            for (k, scripted) in views.iter().enumerate() {
+                let mut state = GameState::new(RuleOptions::default());
+                for input in &out.inputs[..scripted.inputs_done] {
+                    apply(&mut state, input.clone()).unwrap();
+                }
+                let mut view = scripted.view.clone();
+                if let (Some(top), [_, under]) = (view.discard.as_mut(), &state.discard_tops()[..]) {
+                    top.card = Some(*under);
+                    swapped += 1;
+                }
+                let at = Moment { frame: k as u64, ms: k as u64 * 1000 };
+                let said = referee.observe(&view, at);
+                answer_from_script(&mut referee, &said, &out.inputs, at);
+                assert_prefix(referee.record(), &out.inputs, players, &format!("view {k}"));
+            }
+            assert_eq!(visible(referee.record()), visible(&out.inputs));
+            total += 1;
+        }
+    }
+    assert!(swapped > 0, "no entity with a modifier was discarded in {total} games");
+}

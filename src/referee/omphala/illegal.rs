@@ -168,7 +168,7 @@ fn attack(
         (None, Some(shield), None) => vec![shield],
     };
     moved.players[defender].front.remove(position);
-    moved.discard.extend(discarded);
+    moved.to_discard(discarded);
     moved.players[seat].front.push(attacker);
     Some(moved)
 }

@@ -29,7 +29,7 @@ pub fn apply_correction(state: &mut GameState, correction: &Correction) -> Resul
         Correction::Rows { player, front, back } => set_rows(&mut next, *player, front, back)?,
         Correction::DiscardTop(card) => {
             take_anywhere(&mut next, *card, None);
-            next.discard.push(*card);
+            next.to_discard([*card]);
         }
         Correction::Turn(player) => {
             if *player >= next.players.len() {
@@ -67,7 +67,7 @@ fn set_rows(state: &mut GameState, player: Seat, front: &[Entity], back: &[Entit
     // A known card that left the rows went to the discard pile (the deck is never shown).
     for card in old.iter().flat_map(Entity::known_cards).filter(|c| !named.contains(c)) {
         if !state.discard.contains(&card) {
-            state.discard.push(card);
+            state.to_discard([card]);
         }
     }
     state.players[player].front = front.to_vec();
@@ -80,20 +80,21 @@ fn set_rows(state: &mut GameState, player: Seat, front: &[Entity], back: &[Entit
 /// modifier leaves its entity, a discarded card leaves the pile.
 fn take_anywhere(state: &mut GameState, card: Card, except: Option<Seat>) {
     state.discard.retain(|c| *c != card);
+    let mut orphans = Vec::new();
     for (seat, p) in state.players.iter_mut().enumerate() {
         if Some(seat) == except {
             continue;
         }
         for row in [&mut p.front, &mut p.back] {
             if let Some(k) = row.iter().position(|e| e.card == Some(card)) {
-                let entity = row.remove(k);
-                state.discard.extend(entity.modifier);
+                orphans.extend(row.remove(k).modifier);
             }
             for e in row.iter_mut().filter(|e| e.modifier == Some(card)) {
                 e.modifier = None;
             }
         }
     }
+    state.to_discard(orphans);
 }
 
 /// The deck holds every card not in a row or on the discard pile.

@@ -513,7 +513,7 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
             let Some(entity) = take_back(state, player, card) else {
                 return;
             };
-            state.discard.extend(entity.known_cards());
+            state.to_discard(entity.known_cards());
             state.pending = Pending::Nothing;
             events.push(Event::Discarded { player, entity });
         }
@@ -549,13 +549,13 @@ fn resolve_attack(state: &mut GameState, attack: PendingAttack, events: &mut Vec
     match outcome {
         Outcome::Succeeded => {
             let destroyed = state.players[defender].front.remove(position);
-            state.discard.extend(destroyed.known_cards());
+            state.to_discard(destroyed.known_cards());
             let entity = state.players[attacker].back.remove(index);
             retire(state, attacker, entity, events);
         }
         Outcome::Failed if options.failed_attacker_discarded => {
             let entity = state.players[attacker].back.remove(index);
-            state.discard.extend(entity.known_cards());
+            state.to_discard(entity.known_cards());
             events.push(Event::AttackerDiscarded { player: attacker, entity });
         }
         Outcome::Failed => {}

@@ -102,6 +102,10 @@ pub struct GameState {
     pub deck: usize,
     /// Destroyed and discarded cards, in the order they went there (all seen on the way).
     pub discard: Vec<Card>,
+    /// How many of the pile's last cards went there together (an entity with its modifier): a
+    /// player lays them in either order, so any of them may lie on top.
+    #[serde(default)]
+    pub discarded_together: usize,
     pub turn: Turn,
     pub pending: Pending,
     pub phase: Phase,
@@ -110,6 +114,21 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// Puts `cards` on the discard pile together (an entity's base and modifier).
+    pub fn to_discard(&mut self, cards: impl IntoIterator<Item = Card>) {
+        let before = self.discard.len();
+        self.discard.extend(cards);
+        if self.discard.len() > before {
+            self.discarded_together = self.discard.len() - before;
+        }
+    }
+
+    /// The cards that may lie on top of the discard pile: the last ones put there together,
+    /// the last first.
+    pub fn discard_tops(&self) -> Vec<Card> {
+        self.discard.iter().rev().take(self.discarded_together.max(1)).copied().collect()
+    }
+
     /// A game waiting for its deal.
     pub fn new(options: RuleOptions) -> GameState {
         GameState {
@@ -117,6 +136,7 @@ impl GameState {
             players: Vec::new(),
             deck: DECK_SIZE,
             discard: Vec::new(),
+            discarded_together: 0,
             turn: Turn { player: 0, number: 0, step: Step::Acting, actions_used: 0, draws_owed: 0 },
             pending: Pending::Nothing,
             phase: Phase::Setup,
