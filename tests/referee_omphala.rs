@@ -905,3 +905,73 @@ fn the_pile_s_top_may_be_either_card_of_an_entity_discarded_together() {
     }
     assert!(swapped > 0, "no entity with a modifier was discarded in {total} games");
 }
+
+/// A failed attack made while the referee was lost (every view from the attack to its reveal
+/// misread: a Back Row card taken for a back) leaves the table as it was. The target seen
+/// turned up is remembered: once the table is explained again, the attacks that would have
+/// failed against it are put to the operator, who names the one made.
+#[test]
+fn a_failed_attack_seen_only_while_lost_is_put_to_the_operator() {
+    use card_referee::referee::omphala::oracle::Oracle;
+    use card_referee::referee::omphala::put_back::NO_ATTACK;
+    use card_referee::rules::omphala::notation::input_lines;
+    use card_referee::rules::omphala::{Action, GameState, apply};
+    let mut tried = 0;
+    for seed in 0..40u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(9_500 + seed);
+        let out = play_out(&mut rng, 2, RuleOptions::default(), true).unwrap();
+        // The script's first failed attack on a face-down card: the attack and its reveal.
+        let mut state = GameState::new(RuleOptions::default());
+        let mut failed = None;
+        for (k, pair) in out.inputs.windows(2).enumerate() {
+            apply(&mut state, pair[0].clone()).unwrap();
+            if let (
+                Input::Act { action: Action::Attack { defender, .. }, .. },
+                Input::Observe(Observation::Revealed { .. }),
+            ) = (&pair[0], &pair[1])
+            {
+                let before = state.players[*defender].front.len();
+                let mut after = state.clone();
+                apply(&mut after, pair[1].clone()).unwrap();
+                if after.players[*defender].front.len() == before && failed.is_none() {
+                    failed = Some(k);
+                }
+            }
+        }
+        let Some(attack) = failed else { continue };
+        tried += 1;
+        let names = names(2);
+        let text: String = out.inputs.iter().flat_map(|i| input_lines(&names, i)).map(|l| l + "\n").collect();
+        let oracle = Oracle::from_record(&text);
+        let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+        let mut referee = OmphalaReferee::new(names.clone(), RuleOptions::default(), RefereeConfig::default());
+        let mut asked = false;
+        for (k, scripted) in views.iter().enumerate() {
+            let mut view = scripted.view.clone();
+            if (attack + 1..=attack + 2).contains(&scripted.inputs_done) {
+                for seat in &mut view.seats {
+                    if let Some(e) = seat.back.first_mut() {
+                        e.base.face = card_referee::table::Face::Down;
+                    }
+                }
+            }
+            for again in [0, 500] {
+                let at = Moment { frame: k as u64, ms: k as u64 * 1000 + again };
+                let mut said = referee.observe(&view, at);
+                while let Some(RefereeEvent::Confirm { candidates, .. }) =
+                    said.iter().find(|e| matches!(e, RefereeEvent::Confirm { .. })).cloned()
+                {
+                    asked |= candidates.iter().any(|c| c == NO_ATTACK);
+                    let Some(answer) = oracle.answer_for(&referee, &candidates) else { break };
+                    said = referee.answer(&answer, at);
+                }
+            }
+        }
+        assert!(asked, "seed {seed}: the failed attack was never put to the operator");
+        assert_eq!(visible(referee.record()), visible(&out.inputs), "seed {seed}");
+        if tried == 3 {
+            return;
+        }
+    }
+    panic!("only {tried} games with a failed attack");
+}

@@ -16,6 +16,7 @@ pub mod put_back;
 pub mod script;
 pub mod search;
 
+use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::{GameState, Input, Observation, RuleOptions, apply};
 use crate::table::TableView;
@@ -73,6 +74,10 @@ pub struct OmphalaReferee {
     /// Attacks that may have failed unseen (the attacker put back with no reveal read), put to
     /// the operator: nothing is committed until they answer.
     put_back: Option<Vec<PutBack>>,
+    /// Front Row cards seen turned up and read while the referee was lost (seat, position,
+    /// card): the targets of attacks that may have failed meanwhile, put to the operator once
+    /// the table is explained again unless the explanation reveals them.
+    lost_reveals: Vec<(usize, usize, Card)>,
     /// Explanations of a lost view that take several moves nobody saw, put to the operator:
     /// the referee never guesses its way back.
     far: Option<Vec<Hypothesis>>,
@@ -110,6 +115,7 @@ impl OmphalaReferee {
             complained: false,
             last_illegal: None,
             put_back: None,
+            lost_reveals: Vec::new(),
             far: None,
             far_refused: None,
             lost_asked: false,
@@ -190,7 +196,11 @@ impl OmphalaReferee {
             out.push(RefereeEvent::Restored { at });
         }
         self.lost_asked = false;
-        let put_back = self.attacks_put_back(&next);
+        let mut put_back = self.attacks_put_back(&next);
+        if put_back.is_empty() {
+            put_back = self.reveals_left_out(&next);
+        }
+        self.lost_reveals.clear();
         if !put_back.is_empty() && self.put_back.is_none() {
             let mut candidates: Vec<String> = put_back.iter().map(|p| p.candidate(&self.names)).collect();
             candidates.push(NO_ATTACK.to_string());
@@ -395,6 +405,7 @@ impl OmphalaReferee {
             Err(why) => return note(format!("the table cannot be taken as it lies: {why}")),
         };
         let inputs = list.into_iter().map(Input::Correct).collect();
+        self.lost_reveals.clear();
         let (batch, refused) = self.commit_inputs(inputs, at, &mut out);
         if let Some(e) = refused {
             out.push(RefereeEvent::Note { text: format!("not taken: {e}"), at });
@@ -540,6 +551,14 @@ impl OmphalaReferee {
         if self.unexplained_since.is_none() {
             self.unexplained_since = Some(at.ms);
         }
+        for (seat, row) in view.seats.iter().enumerate() {
+            for (position, e) in row.front.iter().enumerate() {
+                let shown = (e.base.face == crate::table::Face::Up).then_some(e.base.card).flatten();
+                if let Some(card) = shown.filter(|&c| !self.lost_reveals.contains(&(seat, position, c))) {
+                    self.lost_reveals.push((seat, position, card));
+                }
+            }
+        }
         if !self.dealt() && !persisted {
             out.push(RefereeEvent::Note { text: awaiting_deal(view, self.names.len()), at });
             out.extend(unread_deal_prompts(view, &self.names, at));
@@ -593,6 +612,23 @@ impl OmphalaReferee {
         let Some(longest) = without.map(|h| h.inputs.len()).max() else { return Vec::new() };
         let put_back = next.iter().all(|n| n.inputs.len() <= longest && !matches!(n.state.pending, Pending::Reveal(_)));
         if put_back { attacks } else { Vec::new() }
+    }
+
+    /// The attacks on the targets seen turned up while the referee was lost (`lost_reveals`)
+    /// that would have failed along the explanations found now, which leave them out.
+    fn reveals_left_out(&self, next: &[Hypothesis]) -> Vec<PutBack> {
+        let mut out: Vec<PutBack> = Vec::new();
+        for &(seat, position, card) in &self.lost_reveals {
+            for h in next {
+                for found in PutBack::failed_along(&self.committed, h, (seat, position), card) {
+                    let line = found.candidate(&self.names);
+                    if !out.iter().any(|o| o.candidate(&self.names) == line) {
+                        out.push(found);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The operator's answer to whether an attacker put back had attacked: no attack, or the

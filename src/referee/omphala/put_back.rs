@@ -2,12 +2,14 @@
 //! that is either no attack (the player changed their mind) or a failed attack whose target was
 //! turned up and down again while hands hid it: the table ends the same. Only the operator can
 //! tell, so they are asked, and for a failed attack they name the card the target showed.
+//! The same holds for a target seen turned up while the referee was lost: once the table is
+//! explained again, the attacks that would have failed against it are put to the operator.
 
 use super::search::Hypothesis;
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::state::Pending;
-use crate::rules::omphala::{Awaited, GameState, Input, Observation, apply, awaited};
+use crate::rules::omphala::{Action, Awaited, GameState, Input, Observation, actor, apply, awaited, legal_actions};
 
 /// The candidate that says the card was only slid out.
 pub const NO_ATTACK: &str = "no attack";
@@ -26,6 +28,52 @@ pub struct PutBack {
 }
 
 impl PutBack {
+    /// The attacks that may have been made and failed unseen along an explanation `h` of the
+    /// table (inputs past `committed`), each where the player to act could first have made it:
+    /// the target `(player, position)` was seen turned up showing `card` while the referee was
+    /// lost, the attack fails against it, and the table ends as it was. None where `h` itself
+    /// reveals that target.
+    pub fn failed_along(
+        committed: &GameState,
+        h: &Hypothesis,
+        (defender, position): (usize, usize),
+        card: Card,
+    ) -> Vec<PutBack> {
+        let reveals = |i: &Input| matches!(i, Input::Observe(Observation::Revealed { player, position: p, .. }) if (*player, *p) == (defender, position));
+        if h.inputs.iter().any(reveals) {
+            return Vec::new();
+        }
+        let mut out: Vec<PutBack> = Vec::new();
+        let mut state = committed.clone();
+        for k in 0..=h.inputs.len() {
+            if let Some(player) = actor(&state) {
+                for action in legal_actions(&state) {
+                    let Action::Attack { with, defender: d, position: p } = action else { continue };
+                    if (d, p) != (defender, position) {
+                        continue;
+                    }
+                    let attack = Input::Act { player, action };
+                    let mut after = state.clone();
+                    let reveal = Input::Observe(Observation::Revealed { player: defender, position, card });
+                    if apply(&mut after, attack.clone()).is_err() || apply(&mut after, reveal).is_err() {
+                        continue;
+                    }
+                    let failed = after.players[player].back.iter().any(|e| e.card == Some(with))
+                        && after.players[defender].front.len() == state.players[defender].front.len();
+                    let found = PutBack { before: h.inputs[..k].to_vec(), attack, target: (defender, position) };
+                    if failed && !out.iter().any(|o| o.attack == found.attack) {
+                        out.push(found);
+                    }
+                }
+            }
+            match h.inputs.get(k) {
+                Some(input) if apply(&mut state, input.clone()).is_ok() => {}
+                _ => break,
+            }
+        }
+        out
+    }
+
     /// The attack a hypothesis awaits its target's reveal for.
     pub fn of(h: &Hypothesis) -> Option<PutBack> {
         let Pending::Reveal(_) = h.state.pending else { return None };
