@@ -975,3 +975,42 @@ fn a_failed_attack_seen_only_while_lost_is_put_to_the_operator() {
     }
     panic!("only {tried} games with a failed attack");
 }
+
+/// A card drawn into a full Back Row and discarded at once, never seen in the row (the views
+/// between the draw and the discard missed): the pile's new top card is the card drawn.
+#[test]
+fn a_card_drawn_and_discarded_unseen_is_drawn_from_the_pile_s_top() {
+    use card_referee::rules::omphala::Action;
+    let mut found = 0;
+    for seed in 0..60u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(9_700 + seed);
+        let out = play_out(&mut rng, 2, RuleOptions::default(), true).unwrap();
+        let drawn_and_discarded = out.inputs.windows(2).position(|pair| match (&pair[0], &pair[1]) {
+            (Input::Observe(Observation::Drawn { card, .. }), Input::Act { action: Action::Discard(d), .. }) => {
+                card == d
+            }
+            _ => false,
+        });
+        let Some(draw) = drawn_and_discarded else { continue };
+        found += 1;
+        let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+        let mut referee = OmphalaReferee::new(names(2), RuleOptions::default(), RefereeConfig::default());
+        for (k, scripted) in views.iter().enumerate() {
+            // The view with the drawn card in the row is missed.
+            if scripted.inputs_done == draw + 1 {
+                continue;
+            }
+            for again in [0, 500] {
+                let at = Moment { frame: k as u64, ms: k as u64 * 1000 + again };
+                let said = referee.observe(&scripted.view, at);
+                answer_from_script(&mut referee, &said, &out.inputs, at);
+            }
+            assert_prefix(referee.record(), &out.inputs, 2, &format!("seed {seed}, view {k}"));
+        }
+        assert_eq!(visible(referee.record()), visible(&out.inputs), "seed {seed}");
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} games with a card drawn and discarded at once");
+}

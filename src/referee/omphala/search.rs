@@ -246,13 +246,21 @@ pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Ve
 }
 
 /// Face-up cards in `player`'s Back Row that the game has not seen anywhere: the card drawn.
+/// Also the discard pile's top when the game has not seen it: a card drawn into a full Back
+/// Row and discarded at once may never be seen in the row (a hand over it, a camera stalled).
 fn new_cards(state: &GameState, view: &TableView, player: usize) -> Vec<Card> {
     let Some(seat) = view.seats.get(player) else {
         return Vec::new();
     };
     let seen = state.seen_cards();
-    let mut cards: Vec<Card> =
-        seat.back.iter().filter_map(|e| e.base.shown()).filter(|c| seen & (1u64 << c.index()) == 0).collect();
+    let discarded = view.discard.and_then(|c| c.shown());
+    let mut cards: Vec<Card> = seat
+        .back
+        .iter()
+        .filter_map(|e| e.base.shown())
+        .chain(discarded)
+        .filter(|c| seen & (1u64 << c.index()) == 0)
+        .collect();
     cards.dedup();
     cards
 }
