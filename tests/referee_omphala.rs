@@ -884,11 +884,12 @@ fn the_pile_s_top_may_be_either_card_of_an_entity_discarded_together() {
             let out = play_out(&mut rng, players, RuleOptions::default(), true).unwrap();
             let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
             let mut referee = OmphalaReferee::new(names(players), RuleOptions::default(), RefereeConfig::default());
+            let (mut state, mut applied) = (GameState::new(RuleOptions::default()), 0);
             for (k, scripted) in views.iter().enumerate() {
-                let mut state = GameState::new(RuleOptions::default());
-                for input in &out.inputs[..scripted.inputs_done] {
+                for input in &out.inputs[applied..scripted.inputs_done] {
                     apply(&mut state, input.clone()).unwrap();
                 }
+                applied = scripted.inputs_done;
                 let mut view = scripted.view.clone();
                 if let (Some(top), [_, under]) = (view.discard.as_mut(), &state.discard_tops()[..]) {
                     top.card = Some(*under);

@@ -2,8 +2,8 @@
 //! by its outline, but backs lying side by side with a shielded entity among them (a Diamond's
 //! back offset over its base) make one blob that is no card-shaped outline, and the reader drops
 //! it. Knowing where each Front Row lies, this looks along the row in a top view of the table:
-//! where the row's strip is not the table's colour or hue over a card's width, a card lies; where it also
-//! is below the card's lower edge, a second back lies over it. The strip's colours tell a back
+//! where the row's strip is not the table's colour or hue over a card's width, a card lies;
+//! where it also is below the card's lower edge, a second back lies over it. The strip's colours tell a back
 //! from a face the reader could not read: a face is mostly bright, unsaturated paper.
 
 use opencv::core::{self, Mat, Scalar, Size};
@@ -473,31 +473,37 @@ mod tests {
         RowCard { sighting: sighting(Face::Down, None, x, CARD_MM.0), looks_like_face, shield: None, angle: 0.0 }
     }
 
-    /// A wooden table (BGR 55, 90, 150) under a lamp that brightens its right half by up to 40 %,
-    /// with one back over the base band at columns 10..42: a lattice whose every other pixel is
-    /// a thread near the wood's colour.
-    #[test]
-    fn a_lattice_back_on_wood_is_covered_and_a_lamp_s_glare_is_not() {
+    /// A strip 100 columns long with one card over the base band at columns 10..42, coloured
+    /// by `pixel(column, row, on_card)` (BGR), as `not_table` then `close` cover it.
+    fn covered_strip(pixel: impl Fn(usize, usize, bool) -> [u8; 3]) -> Vec<Vec<bool>> {
         let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
         let base_rows = ((BASE_BAND.0 - 8.0 - ACROSS.0) / MM_PER_PX) as usize
             ..((BASE_BAND.1 + 8.0 - ACROSS.0) / MM_PER_PX) as usize;
         let mut bytes = Vec::with_capacity(rows * cols * 3);
         for j in 0..rows {
             for i in 0..cols {
-                let glare = 1.0 + 0.4 * (i.saturating_sub(50) as f64 / 49.0);
-                let wood = [55.0, 90.0, 150.0].map(|v: f64| (v * glare).min(255.0) as u8);
-                let px = match (10..42).contains(&i) && base_rows.contains(&j) {
-                    true if (i + j) % 2 == 0 => [70, 30, 60],
-                    true => [70, 80, 150],
-                    false => wood,
-                };
-                bytes.extend(px);
+                bytes.extend(pixel(i, j, (10..42).contains(&i) && base_rows.contains(&j)));
             }
         }
         let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
         let valid =
             Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
-        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        close(&not_table(&strip, &valid).unwrap()).unwrap()
+    }
+
+    /// A wooden table (BGR 55, 90, 150) under a lamp that brightens its right half by up to 40 %,
+    /// with one back over the base band at columns 10..42: a lattice whose every other pixel is
+    /// a thread near the wood's colour.
+    #[test]
+    fn a_lattice_back_on_wood_is_covered_and_a_lamp_s_glare_is_not() {
+        let covered = covered_strip(|i, j, on_card| {
+            let glare = 1.0 + 0.4 * (i.saturating_sub(50) as f64 / 49.0);
+            match on_card {
+                true if (i + j) % 2 == 0 => [70, 30, 60],
+                true => [70, 80, 150],
+                false => [55.0, 90.0, 150.0].map(|v: f64| (v * glare).min(255.0) as u8),
+            }
+        });
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(0..8) < 0.05, "bare wood: {}", band(0..8));
@@ -509,24 +515,11 @@ mod tests {
     /// redder. The wood's grain varies its brightness by a tenth either way.
     #[test]
     fn a_lattice_averaged_to_the_wood_s_brightness_is_covered_by_its_hue() {
-        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
-        let base_rows = ((BASE_BAND.0 - 8.0 - ACROSS.0) / MM_PER_PX) as usize
-            ..((BASE_BAND.1 + 8.0 - ACROSS.0) / MM_PER_PX) as usize;
-        let mut bytes = Vec::with_capacity(rows * cols * 3);
-        for j in 0..rows {
-            for i in 0..cols {
-                let grain = 1.0 + 0.1 * ((j as f64 * 0.9).sin() + (i as f64 * 0.37).cos()) / 2.0;
-                let colour = match (10..42).contains(&i) && base_rows.contains(&j) {
-                    true => [61.0, 72.0, 147.0],
-                    false => [58.0, 88.0, 123.0],
-                };
-                bytes.extend(colour.map(|v: f64| (v * grain) as u8));
-            }
-        }
-        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
-        let valid =
-            Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
-        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        let covered = covered_strip(|i, j, on_card| {
+            let grain = 1.0 + 0.1 * ((j as f64 * 0.9).sin() + (i as f64 * 0.37).cos()) / 2.0;
+            let colour = if on_card { [61.0, 72.0, 147.0] } else { [58.0, 88.0, 123.0] };
+            colour.map(|v: f64| (v * grain) as u8)
+        });
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(50..100) < 0.05, "the wood: {}", band(50..100));

@@ -620,9 +620,10 @@ impl OmphalaReferee {
         let mut out: Vec<PutBack> = Vec::new();
         for &(seat, position, card) in &self.lost_reveals {
             for h in next {
+                // The same attack found at another place along another explanation reads the
+                // same to the operator: asked once.
                 for found in PutBack::failed_along(&self.committed, h, (seat, position), card) {
-                    let line = found.candidate(&self.names);
-                    if !out.iter().any(|o| o.candidate(&self.names) == line) {
+                    if !out.iter().any(|o| o.attack == found.attack) {
                         out.push(found);
                     }
                 }
