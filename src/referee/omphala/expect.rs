@@ -32,8 +32,10 @@ pub struct ExpectedSeat {
 pub struct Expected {
     pub names: Vec<String>,
     pub seats: Vec<ExpectedSeat>,
-    /// The cards that may lie on top of the discard pile, the engine's last first: those put
-    /// there together last (an entity's base and modifier, laid in either order).
+    /// The cards that may be read on top of the discard pile, the engine's last first: those put
+    /// there together last (an entity's base and modifier, laid in either order) and the card
+    /// under them (a pile's cards lie askew: the index of the card under the top may show beside
+    /// it and be the one read).
     pub discard_tops: Vec<Card>,
     /// At the end (tie-break, standings) Front Row cards may lie face up: they are being shown.
     pub front_may_show: bool,
@@ -46,6 +48,15 @@ pub struct Expected {
     pub carried: Vec<Card>,
     /// The seat whose drawn card the game waits to see: it may lie in their Back Row unread.
     pub drawing: Option<usize>,
+}
+
+/// The cards that may be read on top of the discard pile (see `Expected::discard_tops`).
+fn pile_tops(state: &GameState) -> Vec<Card> {
+    let mut tops = state.discard_tops();
+    if let Some(&under) = state.discard.iter().rev().nth(tops.len()) {
+        tops.push(under);
+    }
+    tops
 }
 
 /// The table a state calls for: Front Row entities face down (a shield face down over its
@@ -62,7 +73,7 @@ pub fn expected(state: &GameState) -> Expected {
     Expected {
         names: state.players.iter().map(|p| p.name.clone()).collect(),
         seats,
-        discard_tops: state.discard_tops(),
+        discard_tops: pile_tops(state),
         front_may_show: matches!(state.phase, Phase::TieBreak(_) | Phase::Over(_)),
         held: Vec::new(),
         carried: Vec::new(),
