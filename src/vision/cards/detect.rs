@@ -45,6 +45,10 @@ impl CardDetector {
             let window = windows.iter().find(|(b, _)| d.index_boxes.first() == Some(b)).map(|(_, w)| w);
             self.read_again(frame, d, window, placed)
         })?;
+        // An index found outside every outline that reads only as a card placed elsewhere is a
+        // mark of that card (a pip, a stroke of its picture, the edge of a card laid askew on it),
+        // not a card: with neither an outline nor a name it would stand for a card nobody laid.
+        out.retain(|d| d.card.is_some() || d.quad.is_some());
         // The centre of each face read is a second witness: a reading it contradicts goes unread.
         for d in &mut out {
             if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
