@@ -13,8 +13,8 @@ use opencv::prelude::*;
 use crate::render::geometry::{Homography, Pt, quad_contains};
 use crate::render::scene::CARD_MM;
 
-use super::layout::{ROW_SLOTS, Row, TableLayout};
-use super::place::{MODIFIER_MM, Sighting, index_to_centre};
+use super::layout::{ROW_SLOTS, Row, SLOT_MM, TableLayout};
+use super::place::{EXTRA_SLOTS, MODIFIER_MM, Sighting, index_to_centre};
 use super::view::Face;
 
 /// The strip looked at, across the row (millimetres toward the seat from the row's line): from
@@ -79,8 +79,8 @@ pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<
     };
     let bright = brightest(frame)?;
     let mut out = Vec::new();
-    for seat in &layout.seats {
-        out.extend(row_backs(frame, &seat.front, &to_image, bright)?);
+    for (k, seat) in layout.seats.iter().enumerate() {
+        out.extend(row_backs(frame, &seat.front, strip_slots(layout, k), &to_image, bright)?);
     }
     Ok(out)
 }
@@ -147,7 +147,30 @@ fn narrow_merged_outline(s: &mut Sighting, backs: &[RowCard]) {
     s.centre = own.sighting.centre;
 }
 
-fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> opencv::Result<Vec<RowCard>> {
+/// How many slots of `seat`'s Front Row its strip covers: the drawn ones, and past them (entities
+/// retire to the row's right end, and a long game's row outgrows the drawn slots) each slot that
+/// lies at least a slot's width from every drawn slot of the other rows and off the piles, as far
+/// as the placing reaches (`EXTRA_SLOTS`). Two seats leave room for all of them; at three or four
+/// the next seat's row begins about a slot and a half on.
+fn strip_slots(layout: &TableLayout, seat: usize) -> usize {
+    let row = layout.seats[seat].front;
+    let others: Vec<Pt> = layout
+        .seats
+        .iter()
+        .enumerate()
+        .flat_map(|(k, s)| [(k, s.front), (k, s.back)])
+        .filter(|&(k, r)| k != seat || r != row)
+        .flat_map(|(_, r)| (0..ROW_SLOTS).map(move |j| r.slot(j)))
+        .collect();
+    let free = |p: Pt| {
+        others.iter().all(|o| o.distance(p) >= SLOT_MM - 1e-9)
+            && !layout.deck.contains(p)
+            && !layout.discard.contains(p)
+    };
+    (ROW_SLOTS..ROW_SLOTS + EXTRA_SLOTS as usize).take_while(|&k| free(row.slot(k))).count() + ROW_SLOTS
+}
+
+fn row_backs(frame: &Mat, row: &Row, slots: usize, to_image: &Homography, bright: f64) -> opencv::Result<Vec<RowCard>> {
     let step = row.step.x.hypot(row.step.y);
     let u = Pt::new(row.step.x / step, row.step.y / step);
     let d = {
@@ -155,7 +178,7 @@ fn row_backs(frame: &Mat, row: &Row, to_image: &Homography, bright: f64) -> open
         let len = m.x.hypot(m.y);
         Pt::new(m.x / len, m.y / len)
     };
-    let (a0, a1) = (-0.5 * step, (ROW_SLOTS as f64 - 0.5) * step);
+    let (a0, a1) = (-0.5 * step, (slots as f64 - 0.5) * step);
     let c0 = ACROSS.0;
     // Strip millimetres (along, across from the strip's corner) → table point.
     let strip_to_table = Homography([
@@ -451,6 +474,26 @@ fn close(mask: &[Vec<bool>]) -> opencv::Result<Vec<Vec<bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_front_row_s_strip_runs_past_its_drawn_slots_as_far_as_no_other_row_lies() {
+        // Two seats face each other: nothing lies along either row's end.
+        let two = TableLayout::standard(2);
+        assert!((0..2).all(|k| strip_slots(&two, k) == ROW_SLOTS + EXTRA_SLOTS as usize));
+        // Four seats sit two a side: a row's end meets the next seat's first slot after one slot
+        // more, and a row ending at the table's edge runs on.
+        let four = TableLayout::standard(4);
+        let slots: Vec<usize> = (0..4).map(|k| strip_slots(&four, k)).collect();
+        assert!(slots.iter().all(|&n| n > ROW_SLOTS), "{slots:?}");
+        assert!(slots.iter().any(|&n| n == ROW_SLOTS + 1), "{slots:?}");
+        for (k, &n) in slots.iter().enumerate() {
+            let end = four.seats[k].front.slot(n - 1);
+            for (j, seat) in four.seats.iter().enumerate().filter(|(j, _)| *j != k) {
+                let nearest = (0..ROW_SLOTS).map(|i| seat.front.slot(i).distance(end)).fold(f64::MAX, f64::min);
+                assert!(nearest >= SLOT_MM - 1e-9, "seat {k}'s strip reaches seat {j}'s row");
+            }
+        }
+    }
 
     /// A card's outline centred at `x` on a horizontal row at y = 0, `long` millimetres long.
     fn outline(x: f64, width: f64, long: f64) -> [Pt; 4] {

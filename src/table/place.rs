@@ -26,7 +26,7 @@ const STACK_MAX_MM: f64 = CARD_MM.1 + MODIFIER_MM * 2.0;
 /// a base lies on the line, a modifier 37 mm toward the seat, and the rows are 140 mm apart.
 const ROW_BAND_MM: (f64, f64) = (-45.0, MODIFIER_MM + 35.0);
 /// How many slots past the last drawn one a row may run (retired entities go to the right end).
-const EXTRA_SLOTS: f64 = 4.0;
+pub(super) const EXTRA_SLOTS: f64 = 4.0;
 /// Two sightings closer than this are one card (an outline and an index read apart from it).
 const SAME_CARD_MM: f64 = 20.0;
 /// A modifier lies `MODIFIER_MM` toward the seat from its base, give or take this.
