@@ -494,6 +494,48 @@ mod by_hand {
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
+    /// The operator may name the card while the target still lies face up: the failed attack
+    /// they name is taken on that table as on the table with the target turned down again.
+    #[test]
+    fn a_failed_attack_named_while_its_target_is_still_shown_is_taken() {
+        use card_referee::referee::omphala::put_back::PutBack;
+        use card_referee::referee::omphala::search::Hypothesis;
+        use card_referee::rules::omphala::{Action, Input};
+        let (_, state) = start();
+        let attack = Action::Attack { with: "7S".parse().unwrap(), defender: 1, position: 0 };
+        let put = PutBack { before: Vec::new(), attack: Input::Act { player: 0, action: attack }, target: (1, 0) };
+        let jd = "JD".parse().unwrap();
+        let replayed = put.replay(&state, &[Hypothesis::new(state.clone())], jd).unwrap();
+        let [after] = &replayed[..] else { panic!("{replayed:?}") };
+        let layout = TableLayout::standard(2);
+        assert!(after.matches(&ideal_view(&expected(&after.state), &layout)), "turned down again");
+        let shown = ideal_view(&expected(&after.state).with_front_shown(1, 0, jd), &layout);
+        assert!(after.matches(&shown), "still shown");
+        // Shown as another card, it is not this attack.
+        let other = ideal_view(&expected(&after.state).with_front_shown(1, 0, "QD".parse().unwrap()), &layout);
+        assert!(!after.matches(&other));
+    }
+
+    /// An answer goes to the question put last: a put-back question left open (its answer
+    /// refused) does not take the answer to a later question about moves nobody saw.
+    #[test]
+    fn a_question_put_after_an_open_put_back_question_takes_the_answer() {
+        let (mut referee, state) = start();
+        put_back(&mut referee, &state);
+        referee.answer("Alice attack 7S Bob 1 / Bob revealed 1 3D", Moment { frame: 4, ms: 2000 });
+        let lines = "Alice shield 9D 1\nAlice end\nAlice drew 10S\nBob drew 2D\nBob shield 4D 1\nBob end\n\
+                     Bob drew 3D\nAlice drew 4S\n";
+        let view = ideal_view(&expected(&played(&state, lines)), &TableLayout::standard(2));
+        let mut said = referee.observe(&view, Moment { frame: 5, ms: 3000 });
+        said.extend(referee.observe(&view, Moment { frame: 6, ms: 4000 }));
+        let candidates = question(&said).unwrap_or_else(|| panic!("no question: {said:?}"));
+        assert_eq!(candidates.last().map(String::as_str), Some(NONE_OF_THESE));
+        let chain = lines.trim_end().replace('\n', " / ");
+        let said = referee.answer(&chain, Moment { frame: 6, ms: 4000 });
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Note { .. })), "{said:?}");
+        assert_eq!(referee.record().len(), 9, "the deal and the eight moves");
+    }
+
     #[test]
     fn a_known_modifier_misread_does_not_hide_the_move_that_follows() {
         let (mut referee, state) = start();

@@ -295,6 +295,9 @@ impl OmphalaReferee {
         candidates.push(NONE_OF_THESE.to_string());
         out.push(RefereeEvent::Confirm { candidates, at });
         self.far = Some(kept);
+        // The answer goes to this question: a put-back question still open (its answer refused)
+        // is about a table the game has left, and would take it.
+        self.put_back = None;
     }
 
     /// A far explanation as a candidate: its record lines past the committed game.

@@ -5,7 +5,7 @@
 //! The same holds for a target seen turned up while the referee was lost: once the table is
 //! explained again, the attacks that would have failed against it are put to the operator.
 
-use super::search::Hypothesis;
+use super::search::{Hypothesis, step_or_refusal};
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::state::Pending;
@@ -108,25 +108,21 @@ impl PutBack {
     }
 
     /// The explanations with this attack failed against `card` put in before each open
-    /// hypothesis's later inputs; those the engine refuses are dropped.
+    /// hypothesis's later inputs; those the engine refuses are dropped. With nothing after the
+    /// reveal, the table may still show the target face up (the operator answers while it is
+    /// being shown).
     pub fn replay(&self, committed: &GameState, open: &[Hypothesis], card: Card) -> Result<Vec<Hypothesis>, String> {
         let (player, position) = self.target;
-        let mut state = committed.clone();
-        let mut inputs = self.before.clone();
-        inputs.push(self.attack.clone());
-        inputs.push(Input::Observe(Observation::Revealed { player, position, card }));
-        for input in &inputs {
-            apply(&mut state, input.clone()).map_err(|e| e.to_string())?;
+        let mut node = Hypothesis::new(committed.clone());
+        let reveal = Input::Observe(Observation::Revealed { player, position, card });
+        for input in self.before.iter().chain([&self.attack, &reveal]) {
+            node = step_or_refusal(&node, input.clone())?;
         }
         let mut out = Vec::new();
         for h in open.iter().filter(|h| h.inputs.starts_with(&self.before)) {
-            let mut state = state.clone();
             let rest = &h.inputs[self.before.len()..];
-            if rest.iter().all(|i| apply(&mut state, i.clone()).is_ok()) {
-                let mut all = inputs.clone();
-                all.extend_from_slice(rest);
-                out.push(Hypothesis { state, inputs: all, lag: Vec::new() });
-            }
+            let replayed = rest.iter().try_fold(node.clone(), |n, i| step_or_refusal(&n, i.clone()));
+            out.extend(replayed.ok());
         }
         Ok(out)
     }

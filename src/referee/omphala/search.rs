@@ -196,9 +196,15 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
 
 /// Applies one input; `None` when the engine refuses it.
 fn step(node: &Hypothesis, input: Input) -> Option<Hypothesis> {
+    step_or_refusal(node, input).ok()
+}
+
+/// Applies one input, with the table the players may still show after it (`Hypothesis::lag`);
+/// the engine's reason when it refuses the input.
+pub fn step_or_refusal(node: &Hypothesis, input: Input) -> Result<Hypothesis, String> {
     let mut state = node.state.clone();
     let before = expected(&node.state);
-    apply(&mut state, input.clone()).ok()?;
+    apply(&mut state, input.clone()).map_err(|e| e.to_string())?;
     let lag = match (&input, node.state.pending) {
         // The target lies face up until the ruling's moves are made, the attacker slid forward
         // out of its row or still in it.
@@ -214,7 +220,7 @@ fn step(node: &Hypothesis, input: Input) -> Option<Hypothesis> {
     };
     let mut inputs = node.inputs.clone();
     inputs.push(input);
-    Some(Hypothesis { state, inputs, lag })
+    Ok(Hypothesis { state, inputs, lag })
 }
 
 /// The observations the engine waits for that the view supplies now.
