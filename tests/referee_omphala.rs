@@ -494,6 +494,34 @@ mod by_hand {
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
+    /// An attack's target seen turned up while nothing explained the table (a Back Row card
+    /// hidden meanwhile), then gone with the attack won and the pile's top unread: the card seen
+    /// is the reveal, and the attack is committed with it.
+    #[test]
+    fn a_target_seen_turned_up_while_lost_is_the_reveal_of_the_attack_that_destroyed_it() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let three = "3D".parse().unwrap();
+        let mut held = ideal_view(
+            &expected(&state).with_held_out(0, "KC".parse().unwrap()).with_front_shown(1, 0, three),
+            &layout,
+        );
+        held.seats[1].back.remove(0);
+        for k in 0..3 {
+            referee.observe(&held, Moment { frame: 2 + k, ms: 1000 + 1000 * k });
+        }
+        let after = played(&state, "Alice attack KC Bob 1\nBob revealed 1 3D\n");
+        let mut view = ideal_view(&expected(&after), &layout);
+        view.discard.as_mut().expect("the target on the pile").card = None;
+        referee.observe(&view, Moment { frame: 6, ms: 5000 });
+        referee.observe(&view, Moment { frame: 7, ms: 6000 });
+        let record: Vec<String> = referee.record()[1..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(record, ["Alice attack KC Bob 1", "Bob revealed 1 3D"]);
+    }
+
     /// The operator may name the card while the target still lies face up: the failed attack
     /// they name is taken on that table as on the table with the target turned down again.
     #[test]

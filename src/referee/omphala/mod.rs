@@ -271,7 +271,7 @@ impl OmphalaReferee {
     fn explain_all(&self, view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
         let mut next: Vec<Hypothesis> = Vec::new();
         for h in &self.hypotheses {
-            for found in explain(h, view, &self.names, self.config.first, reach) {
+            for found in explain(h, view, &self.names, self.config.first, reach, &self.lost_reveals) {
                 if !next.iter().any(|n| n.state == found.state && n.inputs == found.inputs) {
                     next.push(found);
                 }

@@ -71,12 +71,16 @@ impl Hypothesis {
 
 /// The shortest input chains from `start` that explain `view`, each as the hypothesis it leads
 /// to (inputs appended to `start.inputs`). Empty when nothing within reach explains it.
+/// `shown_before` holds Front Row cards seen turned up (seat, position, card) while no
+/// explanation held: a target whose reveal the table no longer shows (destroyed, under its
+/// shield on the discard pile).
 pub fn explain(
     start: &Hypothesis,
     view: &TableView,
     names: &[String],
     first: Option<usize>,
     reach: Reach,
+    shown_before: &[(usize, usize, Card)],
 ) -> Vec<Hypothesis> {
     let mut frontier = vec![start.clone()];
     let mut tried = 0;
@@ -93,7 +97,7 @@ pub fn explain(
         }
         let mut next = Vec::new();
         for node in &frontier {
-            for child in children(node, view, names, first) {
+            for child in children(node, view, names, first, shown_before) {
                 tried += 1;
                 next.push(child);
             }
@@ -120,7 +124,7 @@ pub fn same_but_passes(a: &Hypothesis, b: &Hypothesis) -> bool {
 /// A node explains the view when the view is its table and it does not still owe an
 /// observation the view already shows (a drawn card in sight must be taken in).
 fn is_goal(h: &Hypothesis, view: &TableView) -> bool {
-    h.matches(view) && observations(&h.state, view, &[]).is_empty()
+    h.matches(view) && observations(&h.state, view, &[], &[]).is_empty()
 }
 
 /// Keeps one hypothesis per distinct state, in-between table and record (passes aside; the
@@ -139,11 +143,17 @@ fn dedupe(nodes: Vec<Hypothesis>) -> Vec<Hypothesis> {
     kept
 }
 
-fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option<usize>) -> Vec<Hypothesis> {
+fn children(
+    node: &Hypothesis,
+    view: &TableView,
+    names: &[String],
+    first: Option<usize>,
+    shown_before: &[(usize, usize, Card)],
+) -> Vec<Hypothesis> {
     let mut out = Vec::new();
     let here = node.distance(view);
     if awaited(&node.state).is_some() {
-        for input in observations(&node.state, view, names) {
+        for input in observations(&node.state, view, names, shown_before) {
             if let (Some(first), Input::Observe(Observation::Deal(deal))) = (first, &input)
                 && deal.first != first
             {
@@ -167,7 +177,7 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
         // meanwhile. A card slid out and put back is no attack, so the game as it was stays
         // open beside (once) until the reveal tells.
         if let (Action::Attack { with, .. }, Pending::Reveal(_)) = (action, child.state.pending)
-            && observations(&child.state, view, names).is_empty()
+            && observations(&child.state, view, names, &[]).is_empty()
         {
             let held = expected(&node.state).with_held_out(player, with);
             if distance(&held, view) == 0 {
@@ -179,7 +189,7 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
             }
         }
         let invisible = matches!(action, Action::EndTurn | Action::Draw)
-            || awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names).is_empty());
+            || awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names, shown_before).is_empty());
         if invisible || child.distance(view) < here {
             out.push(child);
         }
@@ -187,7 +197,7 @@ fn children(node: &Hypothesis, view: &TableView, names: &[String], first: Option
     // The players may end the game by agreement at any time. That leaves no trace on the table
     // unless the scores tie: then the tie-break's first reveal shows it.
     if let Some(child) = step(node, Input::EndByAgreement)
-        && awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names).is_empty())
+        && awaited(&child.state).is_some_and(|_| !observations(&child.state, view, names, &[]).is_empty())
     {
         out.push(child);
     }
@@ -223,8 +233,14 @@ pub fn step_or_refusal(node: &Hypothesis, input: Input) -> Result<Hypothesis, St
     Ok(Hypothesis { state, inputs, lag })
 }
 
-/// The observations the engine waits for that the view supplies now.
-pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Vec<Input> {
+/// The observations the engine waits for that the view supplies now, or, for a reveal, that
+/// was seen before at that place (`shown_before`).
+pub fn observations(
+    state: &GameState,
+    view: &TableView,
+    names: &[String],
+    shown_before: &[(usize, usize, Card)],
+) -> Vec<Input> {
     match awaited(state) {
         Some(Awaited::Deal) => deals(view, names),
         Some(Awaited::DrawnCard { player }) => new_cards(state, view, player)
@@ -239,8 +255,13 @@ pub fn observations(state: &GameState, view: &TableView, names: &[String]) -> Ve
             let entity = view.seats.get(player).and_then(|s| s.front.get(position));
             let shown = entity.into_iter().flat_map(|e| [e.base.shown(), e.modifier.and_then(|m| m.shown())]).flatten();
             let discarded = view.discard.and_then(|c| c.shown());
-            let mut cards: Vec<Card> = shown.chain(discarded).collect();
-            cards.dedup();
+            let before = shown_before.iter().filter(|&&(s, p, _)| (s, p) == (player, position)).map(|&(_, _, c)| c);
+            let mut cards: Vec<Card> = Vec::new();
+            for card in shown.chain(discarded).chain(before) {
+                if !cards.contains(&card) {
+                    cards.push(card);
+                }
+            }
             cards
                 .into_iter()
                 .filter(|c| state.seen_cards() & (1u64 << c.index()) == 0)
