@@ -88,6 +88,8 @@ const START_REST: Range<f64> = 1.0..1.3;
 const REST: Range<f64> = 0.8..1.3;
 const READ_REST: Range<f64> = 1.3..1.7;
 const ILLEGAL_REST: Range<f64> = 1.4..1.8;
+/// The table after the last move, as the players look over the end of the game.
+const END_REST: Range<f64> = 2.5..3.5;
 const REACH: Range<f64> = 0.25..0.4;
 const CARRY: Range<f64> = 0.45..0.75;
 const DEAL_CARRY: Range<f64> = 0.3..0.45;
@@ -179,11 +181,13 @@ pub fn write_script(
         let rest = if events.iter().any(|e| matches!(e, Event::RevealNeeded { .. })) { READ_REST } else { REST };
         b.close_entry(index + 1, text, kind, start, rest);
     }
-    // The video ends with the last rest: a distraction after it is cut.
+    // The video ends at rest: a distraction after the last rest is cut, and the table stays
+    // a few seconds more as the players look over the end of the game.
     let end = b.timeline.last().map_or(0, |e| e.rest_until + 1);
     while b.segments.last().is_some_and(|s| b.frames - s.frames >= end) {
         b.frames -= b.segments.pop().map_or(0, |s| s.frames);
     }
+    b.still(END_REST, None);
     Ok(Script { segments: b.segments, timeline: b.timeline, players, hidden_fronts })
 }
 
