@@ -34,6 +34,9 @@ const MODIFIER_SLACK_MM: f64 = 15.0;
 /// The farthest an index box's centre lies from its card's centre: a corner index sits about 5 mm
 /// in from the long side and 12 mm down from the short one.
 const INDEX_REACH_MM: f64 = 42.0;
+/// An index read apart from an outline names it only this much farther from one of its corners
+/// than the corner index lies (other decks print larger indices, a little farther in).
+const INDEX_CORNER_SLACK_MM: f64 = 10.0;
 
 /// One detected card on the table plane.
 #[derive(Clone, Debug, PartialEq)]
@@ -236,6 +239,12 @@ fn toward_seat(row: &Row) -> Pt {
 
 /// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
 /// millimetres (the renderer's default face; real decks put the index about there too).
+/// How far an index box's centre lies from its card's nearest corner (table millimetres).
+fn index_to_corner() -> f64 {
+    let to_centre = index_to_centre();
+    (CARD_MM.0 / 2.0 - to_centre.x.abs()).hypot(CARD_MM.1 / 2.0 - to_centre.y.abs())
+}
+
 pub(super) fn index_to_centre() -> Pt {
     let width = 600;
     let bx = face::index_box(width, &FaceStyle::default());
@@ -416,11 +425,17 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
                 .filter(|&i| keep(&kept[i]))
                 .min_by(|&a, &b| corner_miss(&kept[a]).total_cmp(&corner_miss(&kept[b])))
         };
-        let inside = nearest_corner(&|k| contains(k) && unread(k)).or_else(|| nearest_corner(&contains));
+        // An index lies at a corner: a mark read in a card's middle (a court card's picture, the
+        // edge of a card laid over it) names nothing, and goes with the card it lies on.
+        let at_corner = |k: &Piece| corner_miss(k) <= index_to_corner() + INDEX_CORNER_SLACK_MM;
+        let inside =
+            nearest_corner(&|k| contains(k) && unread(k) && at_corner(k)).or_else(|| nearest_corner(&contains));
         let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
         match inside.map(|i| &mut kept[i]) {
             Some(k) if k.s.is_stack() && k.s.face == Face::Up => k.base_card = k.base_card.or(s.card),
-            Some(k) if k.s.card.is_none() && k.s.face == Face::Up && s.face == Face::Up => k.s.card = s.card,
+            Some(k) if k.s.card.is_none() && k.s.face == Face::Up && s.face == Face::Up && at_corner(k) => {
+                k.s.card = s.card
+            }
             Some(_) => {}
             None if twin => {}
             None => kept.push(Piece { s: s.clone(), base_card: None }),
@@ -569,6 +584,24 @@ mod tests {
             assert_eq!(back.len(), 1, "{back:?}");
             assert_eq!(back[0].base.card, None);
             assert_eq!(back[0].modifier.and_then(|m| m.card), Some(card("9H")));
+        }
+    }
+
+    #[test]
+    fn a_mark_read_in_the_middle_of_unread_cards_names_neither() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            let (base, m) = (row.slot(2), row.modifier_at(row.slot(2)));
+            // A court modifier's picture read as an index, halfway between the two cards' ends:
+            // inside both outlines, at a corner of neither.
+            let mut mark = seen(Some("QH"), Face::Up, Pt::new((base.x + m.x) / 2.0, (base.y + m.y) / 2.0), row.angle);
+            mark.outline = None;
+            let sightings = vec![seen(None, Face::Up, base, row.angle), seen(None, Face::Up, m, row.angle), mark];
+            let view = place_sightings(&sightings, &layout);
+            let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+            assert_eq!(back.len(), 1, "{back:?}");
+            assert_eq!((back[0].base.card, back[0].modifier.and_then(|m| m.card)), (None, None), "{back:?}");
         }
     }
 
