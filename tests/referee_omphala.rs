@@ -452,6 +452,29 @@ mod by_hand {
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
+    /// An attacker slid out beside the discard pile may lie over it and be read as the pile's
+    /// top rather than a loose card: it is held out all the same.
+    #[test]
+    fn an_attacker_read_on_the_discard_pile_is_held_out() {
+        let (mut referee, state) = start();
+        let mut said = Vec::new();
+        let mut ms = 1000;
+        for mut view in attack_views(&state, Some("JD")) {
+            let attacker = view.loose.pop().expect("the attacker lies loose");
+            view.discard = Some(attacker);
+            for _ in 0..3 {
+                said.extend(referee.observe(&view, Moment { frame: ms / 100, ms }));
+                ms += 1000;
+            }
+        }
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
+        let record: Vec<String> = referee.record()[1..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect();
+        assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
+    }
+
     /// Alice's 7S slid out as an attacker, then put back with no reveal read: the question.
     fn put_back(referee: &mut OmphalaReferee, state: &card_referee::rules::omphala::GameState) -> Vec<String> {
         let held = &attack_views(state, None)[0];
