@@ -11,7 +11,7 @@ use super::expect::{Expected, distance, expected};
 use crate::cards::Card;
 use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
-use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, Phase, actor, apply, awaited};
+use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, actor, apply, awaited};
 use crate::table::{Face, SeatView, TableView};
 
 /// How far the search looks: the longest chain of inputs one change of the table may need, and
@@ -217,10 +217,9 @@ pub fn step_or_refusal(node: &Hypothesis, input: Input) -> Result<Hypothesis, St
     apply(&mut state, input.clone()).map_err(|e| e.to_string())?;
     let lag = match (&input, node.state.pending) {
         // The target lies face up until the ruling's moves are made, the attacker slid forward
-        // out of its row or still in it.
-        (Input::Observe(Observation::Revealed { player, position, card }), Pending::Reveal(attack))
-            if matches!(state.phase, Phase::Playing) =>
-        {
+        // out of its row or still in it; so too when the ruling ends the game (the last attack
+        // failed, and a tie-break follows).
+        (Input::Observe(Observation::Revealed { player, position, card }), Pending::Reveal(attack)) => {
             let shown = before.with_front_shown(*player, *position, *card);
             // After a failed attack the target may be turned down before the attacker is back.
             let turned_down = before.with_held_out(attack.attacker, attack.with);
