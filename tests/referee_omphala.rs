@@ -317,6 +317,14 @@ mod by_hand {
     }
 
     /// The illegal move among `said`, as "rule: move".
+    /// The committed record's lines from input `from` on.
+    fn record_lines(referee: &OmphalaReferee, from: usize) -> Vec<String> {
+        referee.record()[from..]
+            .iter()
+            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
+            .collect()
+    }
+
     fn illegal_said(said: &[RefereeEvent]) -> Option<String> {
         said.iter().find_map(|e| match e {
             RefereeEvent::Illegal { rule, action, .. } => Some(format!("{rule}: {action}")),
@@ -445,10 +453,7 @@ mod by_hand {
             !said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. } | RefereeEvent::Illegal { .. })),
             "{said:?}"
         );
-        let record: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let record = record_lines(&referee, 1);
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
@@ -468,10 +473,7 @@ mod by_hand {
             }
         }
         assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
-        let record: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let record = record_lines(&referee, 1);
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
@@ -510,10 +512,7 @@ mod by_hand {
         let said = referee.answer("Alice attack 7S Bob 1 / Bob revealed 1 3D", Moment { frame: 4, ms: 2000 });
         assert!(matches!(&said[..], [RefereeEvent::Note { text, .. }] if text.starts_with("not taken")), "{said:?}");
         referee.answer("Alice attack 7S Bob 1 / Bob revealed 1 JD", Moment { frame: 4, ms: 2000 });
-        let record: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let record = record_lines(&referee, 1);
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
@@ -538,10 +537,7 @@ mod by_hand {
         view.discard.as_mut().expect("the target on the pile").card = None;
         referee.observe(&view, Moment { frame: 6, ms: 5000 });
         referee.observe(&view, Moment { frame: 7, ms: 6000 });
-        let record: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let record = record_lines(&referee, 1);
         assert_eq!(record, ["Alice attack KC Bob 1", "Bob revealed 1 3D"]);
     }
 
@@ -715,12 +711,7 @@ mod by_hand {
         assert_eq!(candidates, Some(vec![right("Alice"), right("Bob"), PUT_BACK.to_string()]), "{said:?}");
         let said = referee.answer(&right("Bob"), Moment { frame: 4, ms: 6000 });
         assert!(said.iter().any(|e| matches!(e, RefereeEvent::Restored { .. })), "{said:?}");
-        let lines: Vec<String> = referee
-            .record()
-            .iter()
-            .skip(1)
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let lines = record_lines(&referee, 1);
         assert_eq!(
             lines,
             [
@@ -802,10 +793,7 @@ mod by_hand {
         let shown =
             expected(&state).with_front_shown(1, 0, "JH".parse().unwrap()).with_held_out(0, "7S".parse().unwrap());
         let said = referee.observe(&ideal_view(&shown, &TableLayout::standard(2)), Moment { frame: 2, ms: 1000 });
-        let lines: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let lines = record_lines(&referee, 1);
         assert_eq!(lines, ["Alice attack 7S Bob 1", "Bob revealed 1 JH"], "{said:?}");
         assert_eq!(prompts(&said), ["Bob: turn JH (Front Row 1) face down again"], "7 against 11 fails: {said:?}");
     }
@@ -826,10 +814,7 @@ mod by_hand {
         let lone = view.loose.remove(at);
         view.seats[0].back.push(card_referee::table::EntityView { base: lone, modifier: None });
         let said = referee.observe(&view, Moment { frame: 3, ms: 2000 });
-        let lines: Vec<String> = referee.record()[2..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let lines = record_lines(&referee, 2);
         assert_eq!(lines, ["Alice attack 7S Bob 1", "Bob revealed 1 JH"], "{said:?}");
     }
 
@@ -850,10 +835,7 @@ mod by_hand {
         let modifier = entity.modifier.take().unwrap();
         *entity = card_referee::table::EntityView { base: modifier, modifier: Some(entity.base) };
         referee.observe(&view, Moment { frame: 3, ms: 2000 });
-        let lines: Vec<String> = referee.record()[5..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let lines = record_lines(&referee, 5);
         assert_eq!(lines, ["Bob attack QS Alice 1", "Alice revealed 1 JH"]);
     }
     #[test]
@@ -872,10 +854,7 @@ mod by_hand {
             said.iter().any(|e| matches!(e, RefereeEvent::Prompt { text, .. } if text.contains("tie-break"))),
             "{said:?}"
         );
-        let lines: Vec<String> = referee.record()[1..]
-            .iter()
-            .flat_map(|i| card_referee::rules::omphala::notation::input_lines(referee.names(), i))
-            .collect();
+        let lines = record_lines(&referee, 1);
         assert_eq!(lines, ["Alice end", "Alice drew 10S", "agree end"]);
     }
     #[test]

@@ -237,14 +237,14 @@ fn toward_seat(row: &Row) -> Pt {
     Pt::new(m.x / len, m.y / len)
 }
 
-/// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
-/// millimetres (the renderer's default face; real decks put the index about there too).
 /// How far an index box's centre lies from its card's nearest corner (table millimetres).
 fn index_to_corner() -> f64 {
     let to_centre = index_to_centre();
     (CARD_MM.0 / 2.0 - to_centre.x.abs()).hypot(CARD_MM.1 / 2.0 - to_centre.y.abs())
 }
 
+/// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
+/// millimetres (the renderer's default face; real decks put the index about there too).
 pub(super) fn index_to_centre() -> Pt {
     let width = 600;
     let bx = face::index_box(width, &FaceStyle::default());
@@ -411,6 +411,7 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
     }
     let mut indices: Vec<&Sighting> = sightings.iter().filter(|s| s.outline.is_none()).collect();
     indices.sort_by(|a, b| rank(b).partial_cmp(&rank(a)).unwrap_or(std::cmp::Ordering::Equal));
+    let corner_reach = index_to_corner() + INDEX_CORNER_SLACK_MM;
     for s in indices {
         // An index in the corner of an unread card lies over the card beneath too: the unread one
         // takes it, and of two unread ones (a base and the modifier over its lower part) the one
@@ -427,7 +428,7 @@ fn merge_duplicates(sightings: &[Sighting]) -> Vec<Piece> {
         };
         // An index lies at a corner: a mark read in a card's middle (a court card's picture, the
         // edge of a card laid over it) names nothing, and goes with the card it lies on.
-        let at_corner = |k: &Piece| corner_miss(k) <= index_to_corner() + INDEX_CORNER_SLACK_MM;
+        let at_corner = |k: &Piece| corner_miss(k) <= corner_reach;
         let inside =
             nearest_corner(&|k| contains(k) && unread(k) && at_corner(k)).or_else(|| nearest_corner(&contains));
         let twin = kept.iter().any(|k| k.s.outline.is_none() && k.s.centre.distance(s.centre) < SAME_CARD_MM);
