@@ -73,14 +73,19 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
     commands
 }
 
-/// One candidate of the question: a button, or for a failed attack whose target's card the
-/// camera never read, a field to type it and a button that answers with it.
+/// One candidate of the question: a button, or where it leaves a card to name (a failed
+/// attack's target the camera never read, a card drawn that nobody saw) a field to type it and
+/// a button that answers with the candidate, the card put in each place left to name.
 fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -> Option<UiCommand> {
-    let Some(stem) = candidate.strip_suffix(CARD_TO_NAME) else {
+    if !candidate.split(' ').any(|w| w == CARD_TO_NAME) {
         return ui.button(candidate).clicked().then(|| UiCommand::Answer(candidate.to_string()));
-    };
-    let field = TypedField { caption: stem.trim_end(), hint: "e.g. QS", width: 60.0, button: "That card" };
-    field.show(ui, typed_card).map(|card| UiCommand::Answer(format!("{stem}{card}")))
+    }
+    let caption = candidate.strip_suffix(CARD_TO_NAME).unwrap_or(candidate).trim_end();
+    let field = TypedField { caption, hint: "e.g. QS", width: 60.0, button: "That card" };
+    field.show(ui, typed_card).map(|card| {
+        let words = candidate.split(' ').map(|w| if w == CARD_TO_NAME { card.as_str() } else { w });
+        UiCommand::Answer(words.collect::<Vec<_>>().join(" "))
+    })
 }
 
 /// While the referee is lost: a field to fix one place the camera got wrong (a card misread or
@@ -286,6 +291,30 @@ mod tests {
         let answers: Vec<&UiCommand> = harness.state().1.iter().filter(|c| matches!(c, UiCommand::Answer(_))).collect();
         assert!(
             matches!(answers[..], [UiCommand::Answer(a)] if a == "Alice attack 7S Bob 1 / Bob revealed 1 JD"),
+            "{answers:?}"
+        );
+    }
+
+    #[test]
+    fn a_card_drawn_unseen_is_named_in_every_place_left_for_it() {
+        let candidate = "Bob drew ? / Bob discard ? / Carol end";
+        let snapshot =
+            Snapshot { question: Some(vec![candidate.into(), "none of these".into()]), ..Snapshot::default() };
+        let mut harness = Harness::new_ui_state(
+            |ui, (typed, commands): &mut (String, Vec<UiCommand>)| {
+                commands.extend(show(ui, &snapshot, typed, false));
+            },
+            (String::new(), Vec::new()),
+        );
+        harness.get_by_label(candidate).click();
+        harness.step();
+        harness.get_by_label(candidate).type_text("3H");
+        harness.step();
+        harness.get_by_label("That card").click();
+        harness.run();
+        let answers: Vec<&UiCommand> = harness.state().1.iter().filter(|c| matches!(c, UiCommand::Answer(_))).collect();
+        assert!(
+            matches!(answers[..], [UiCommand::Answer(a)] if a == "Bob drew 3H / Bob discard 3H / Carol end"),
             "{answers:?}"
         );
     }

@@ -33,8 +33,8 @@ pub struct Expected {
     pub names: Vec<String>,
     pub seats: Vec<ExpectedSeat>,
     /// The cards that may be read on top of the discard pile, the engine's last first: those put
-    /// there together last (an entity's base and modifier, laid in either order) and the card
-    /// under them (a pile's cards lie askew: the index of the card under the top may show beside
+    /// there together last (an entity's base and modifier, laid in either order) and the cards
+    /// under them (a pile's cards lie askew: the index of a card under the top may show beside
     /// it and be the one read).
     pub discard_tops: Vec<Card>,
     /// At the end (tie-break, standings) Front Row cards may lie face up: they are being shown.
@@ -50,12 +50,15 @@ pub struct Expected {
     pub drawing: Option<usize>,
 }
 
+/// How many cards under the last discarded group may show their index beside the top: two
+/// cards discarded onto the same spot may both lie squarer than the one under them.
+const PILE_SHOWS_UNDER: usize = 2;
+
 /// The cards that may be read on top of the discard pile (see `Expected::discard_tops`).
 fn pile_tops(state: &GameState) -> Vec<Card> {
     let mut tops = state.discard_tops();
-    if let Some(&under) = state.discard.iter().rev().nth(tops.len()) {
-        tops.push(under);
-    }
+    let under = state.discard.iter().rev().skip(tops.len()).take(PILE_SHOWS_UNDER);
+    tops.extend(under);
     tops
 }
 

@@ -15,6 +15,7 @@ pub mod oracle;
 pub mod put_back;
 pub mod script;
 pub mod search;
+pub mod unseen;
 
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
@@ -300,9 +301,33 @@ impl OmphalaReferee {
         self.put_back = None;
     }
 
-    /// A far explanation as a candidate: its record lines past the committed game.
+    /// A far explanation as a candidate: its record lines past the committed game, the card of
+    /// a draw nobody saw left to name.
     fn far_line(&self, h: &Hypothesis) -> String {
-        h.inputs.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ")
+        unseen::line(&self.names, h)
+    }
+
+    /// The far explanation the operator chose by `line`: a candidate as put, or one with the
+    /// card of its unseen draw named (replayed with that card). An error says why an answer
+    /// naming a card is not taken.
+    /// The card named must fit the table as well as the stand-in did.
+    fn far_chosen(&self, found: &[Hypothesis], line: &str, view: &TableView) -> Option<Result<Hypothesis, String>> {
+        if let Some(h) = found.iter().find(|h| h.unseen.is_none() && self.far_line(h) == line) {
+            return Some(Ok(h.clone()));
+        }
+        found.iter().filter(|h| h.unseen.is_some()).find_map(|h| {
+            let card = match unseen::named_card(&self.far_line(h), line)? {
+                Ok(card) => card,
+                Err(why) => return Some(Err(why)),
+            };
+            Some(match unseen::replay(&self.committed, h, card) {
+                Err(e) => Err(format!("not taken: {e}")),
+                Ok(named) if named.distance(view) > h.distance(view) => {
+                    Err(format!("not taken: the table shows {card} elsewhere"))
+                }
+                Ok(named) => Ok(named),
+            })
+        })
     }
 
     /// The operator's answer to the far explanations put: the one that happened is committed
@@ -313,12 +338,19 @@ impl OmphalaReferee {
             self.far_refused = self.last_view.clone();
             return out;
         }
-        let Some(chosen) = found.iter().find(|h| self.far_line(h) == line.trim()).cloned() else {
-            out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
-            self.far = Some(found);
-            return out;
-        };
         let view = self.last_view.clone().unwrap_or_default();
+        let chosen = match self.far_chosen(&found, line.trim(), &view) {
+            Some(Ok(chosen)) => chosen,
+            refused => {
+                let text = match refused {
+                    Some(Err(why)) => why,
+                    _ => format!("'{}' is none of the candidates", line.trim()),
+                };
+                out.push(RefereeEvent::Note { text, at });
+                self.far = Some(found);
+                return out;
+            }
+        };
         self.hypotheses = vec![chosen];
         self.unexplained_since = None;
         if self.complained {

@@ -20,15 +20,19 @@ use crate::table::{Face, SeatView, TableView};
 pub struct Reach {
     pub depth: usize,
     pub nodes: usize,
+    /// Whether one draw nobody saw may stand in an explanation (`unseen`).
+    pub unseen_draw: bool,
 }
 
 /// One move between settled views: an end of turn, its draws, the next player's draw before
 /// the turn and an action fit.
-pub const NEAR: Reach = Reach { depth: 7, nodes: 4000 };
+pub const NEAR: Reach = Reach { depth: 7, nodes: 4000, unseen_draw: false };
 /// Several moves between settled views (a view missed while hands moved): tried only on a view
 /// the near search could not explain that is still there a moment later (a view between two
 /// moves of one hand passes quickly).
-pub const FAR: Reach = Reach { depth: 14, nodes: 15_000 };
+/// A card drawn and discarded while the camera was stalled is never seen: the far search lets
+/// one draw stand unseen, and the operator names its card.
+pub const FAR: Reach = Reach { depth: 14, nodes: 15_000, unseen_draw: true };
 
 /// A way the game may stand: the state after some inputs not yet committed, and the table as
 /// the players may still show it while they carry out what a ruling asks (a revealed target
@@ -38,11 +42,14 @@ pub struct Hypothesis {
     pub state: GameState,
     pub inputs: Vec<Input>,
     pub lag: Vec<Expected>,
+    /// The stand-in card of a draw nobody saw, left for the operator to name
+    /// (`unseen::stand_in`): such an explanation is only ever put to the operator.
+    pub unseen: Option<Card>,
 }
 
 impl Hypothesis {
     pub fn new(state: GameState) -> Hypothesis {
-        Hypothesis { state, inputs: Vec::new(), lag: Vec::new() }
+        Hypothesis { state, inputs: Vec::new(), lag: Vec::new(), unseen: None }
     }
 
     /// The table this state calls for. While an attack awaits its target's reveal the attacker
@@ -97,7 +104,7 @@ pub fn explain(
         }
         let mut next = Vec::new();
         for node in &frontier {
-            for child in children(node, view, names, first, shown_before) {
+            for child in children(node, view, names, first, reach, shown_before) {
                 tried += 1;
                 next.push(child);
             }
@@ -148,12 +155,17 @@ fn children(
     view: &TableView,
     names: &[String],
     first: Option<usize>,
+    reach: Reach,
     shown_before: &[(usize, usize, Card)],
 ) -> Vec<Hypothesis> {
     let mut out = Vec::new();
     let here = node.distance(view);
     if awaited(&node.state).is_some() {
-        for input in observations(&node.state, view, names, shown_before) {
+        let seen = observations(&node.state, view, names, shown_before);
+        if seen.is_empty() && reach.unseen_draw {
+            out.extend(unseen_draw(node, view));
+        }
+        for input in seen {
             if let (Some(first), Input::Observe(Observation::Deal(deal))) = (first, &input)
                 && deal.first != first
             {
@@ -183,7 +195,7 @@ fn children(
             if distance(&held, view) == 0 {
                 child.lag = vec![held.clone()];
                 if !nudged {
-                    out.push(Hypothesis { state: node.state.clone(), inputs: node.inputs.clone(), lag: vec![held] });
+                    out.push(Hypothesis { lag: vec![held], ..node.clone() });
                     nudged = true;
                 }
             }
@@ -202,6 +214,18 @@ fn children(
         out.push(child);
     }
     out
+}
+
+/// The draw awaited, of a card nobody saw (a stand-in), once per explanation.
+fn unseen_draw(node: &Hypothesis, view: &TableView) -> Option<Hypothesis> {
+    let Some(Awaited::DrawnCard { player }) = awaited(&node.state) else { return None };
+    if node.unseen.is_some() {
+        return None;
+    }
+    let card = super::unseen::stand_in(&node.state, view)?;
+    let mut child = step(node, Input::Observe(Observation::Drawn { player, card }))?;
+    child.unseen = Some(card);
+    Some(child)
 }
 
 /// Applies one input; `None` when the engine refuses it.
@@ -229,7 +253,7 @@ pub fn step_or_refusal(node: &Hypothesis, input: Input) -> Result<Hypothesis, St
     };
     let mut inputs = node.inputs.clone();
     inputs.push(input);
-    Ok(Hypothesis { state, inputs, lag })
+    Ok(Hypothesis { state, inputs, lag, unseen: node.unseen })
 }
 
 /// The observations the engine waits for that the view supplies now, or, for a reveal, that
