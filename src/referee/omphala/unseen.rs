@@ -15,16 +15,7 @@ use crate::table::TableView;
 /// show, so no card on the table is taken for it.
 pub fn stand_in(state: &GameState, view: &TableView) -> Option<Card> {
     let seen = state.seen_cards();
-    let shown: Vec<Card> = view
-        .seats
-        .iter()
-        .flat_map(|s| s.front.iter().chain(&s.back))
-        .flat_map(|e| [Some(e.base), e.modifier])
-        .flatten()
-        .filter_map(|c| c.card)
-        .chain(view.loose.iter().filter_map(|c| c.card))
-        .chain(view.discard.and_then(|c| c.card))
-        .collect();
+    let shown = view.shown_cards();
     (0..52).filter_map(Card::from_index).find(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
 }
 
