@@ -49,6 +49,9 @@ pub struct TableWatch {
     layout: Option<TableLayout>,
     /// The layout was fitted to the deal here (not given).
     fitted: bool,
+    /// A face-up card was seen on the discard pile's place: the piles lie where the layout has
+    /// them (see `deck_on_pile`).
+    pile_seen: bool,
     players: usize,
     /// Each frame is a still photo of the table (a folder of photos): it counts as settled alone.
     stills: bool,
@@ -72,6 +75,7 @@ impl TableWatch {
             fps: read_rate,
             layout,
             fitted: false,
+            pile_seen: false,
             players,
             stills,
             given_at: f64::NEG_INFINITY,
@@ -144,6 +148,19 @@ impl TableWatch {
             return Ok(Watched { detections, cards, view: None, frame, ms });
         };
         let mut view = place_frame(image, &detections, layout)?;
+        if self.fitted && !self.pile_seen && deck_on_pile(&view) {
+            // The deck was put down after the deal was fitted, on the side the fit gave the
+            // pile: the two places change sides.
+            let mut moved = layout.clone();
+            std::mem::swap(&mut moved.deck.centre, &mut moved.discard.centre);
+            view = place_frame(image, &detections, &moved)?;
+            self.layout = Some(moved);
+            self.in_play = None;
+        }
+        self.pile_seen |= view.discard.is_some_and(|c| c.face == Face::Up);
+        let Some(layout) = &self.layout else {
+            return Ok(Watched { detections, cards, view: None, frame, ms });
+        };
         read_unread(&self.detector, image, &mut view, layout)?;
         if !self.stills
             && !fitted_now
@@ -200,6 +217,12 @@ impl TableWatch {
         }
         false
     }
+}
+
+/// Whether the view has the deck on the discard pile's place: a face-down card there and none
+/// on the deck's. Discarded cards lie face up, so before any has, that card is the deck.
+fn deck_on_pile(view: &TableView) -> bool {
+    view.discard.is_some_and(|c| c.face == Face::Down) && !view.deck
 }
 
 /// Share of a card's part of the picture that changed lately above which it is still being moved.
@@ -350,6 +373,18 @@ mod tests {
             imgproc::rectangle(&mut m, core::Rect::new(x, y, 90, 120), skin, -1, imgproc::LINE_8, 0).unwrap();
         }
         m
+    }
+
+    #[test]
+    fn a_face_down_card_on_the_pile_s_place_with_no_deck_is_the_deck() {
+        let on_pile =
+            |discard: Option<CardView>, deck: bool| deck_on_pile(&TableView { discard, deck, ..TableView::default() });
+        let at = Pt::new(60.0, 0.0);
+        assert!(on_pile(Some(CardView::down(at)), false));
+        // The deck where the layout has it: the face-down card is something else.
+        assert!(!on_pile(Some(CardView::down(at)), true));
+        assert!(!on_pile(Some(CardView { face: Face::Up, ..CardView::down(at) }), false));
+        assert!(!on_pile(None, false));
     }
 
     fn view(cards: &[Pt]) -> TableView {
