@@ -106,7 +106,10 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     let gold = gold as f64 / area > GOLD;
     let figure = gold || largest > DRAWING * area || (ink_share > 0.3 && pieces.len() < 4);
     // Each half's colour: a card lying over half of this one (a modifier, a pair) brings its
-    // own, and the two halves then disagree.
+    // own, and the two halves then disagree. A half with no ink at all (a 2's pip too faint
+    // under glare) brings no colour of its own and contradicts nothing: the other half's
+    // colour stands.
+    let blank = |h: usize| (inked[h] as f64) < SPECK * area / 2.0;
     let colour = |h: usize| {
         let share = red[h] as f64 / inked[h].max(1) as f64;
         if share > 0.5 {
@@ -119,6 +122,8 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     };
     let red = match (colour(0), colour(1)) {
         (Some(a), Some(b)) if a == b => Some(a),
+        (Some(a), None) if blank(1) => Some(a),
+        (None, Some(b)) if blank(0) => Some(b),
         _ => None,
     };
     let pips = if figure || pieces.is_empty() {
@@ -250,6 +255,22 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn a_half_with_no_ink_leaves_the_colour_to_the_other_half() {
+        // A 2 of spades whose upper pip is lost in glare: the lower pip alone says black.
+        let style = random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(9), &[]);
+        let mut face = draw_face("2S".parse().unwrap(), &style, 200).unwrap();
+        let (w, h) = (face.cols(), face.rows());
+        let paper = *face.at_2d::<core::Vec3b>(h / 2, w / 2).unwrap();
+        let glare = core::Rect::new(0, 0, w, h * 45 / 100);
+        imgproc::rectangle(&mut face, glare, core::Scalar::from(paper), -1, imgproc::LINE_8, 0).unwrap();
+        let (wf, hf) = (w as f32, h as f32);
+        let seen = centre_of(&face, &[[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]]).unwrap();
+        assert_eq!(seen.red, Some(false), "{seen:?}");
+        assert!(!agrees("2D".parse().unwrap(), &seen));
+        assert!(agrees("2S".parse().unwrap(), &seen));
     }
 
     #[test]
