@@ -74,6 +74,38 @@ pub(super) fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[CardDetection]) -> 
         })
 }
 
+/// How far apart, in index sizes (`IndexHit::size`, the larger of the two), the two indices of
+/// one card lie at most. They lie about nine tenths of the card's length apart, and the size is
+/// about a tenth of that length (a Bicycle deck on the blackjack webcam: 118 px apart, sizes 12
+/// and 13, 130 px cards). Two black queens lying head to head on an edje photo lie 11.4 sizes
+/// apart: two cards, not one.
+const RIVAL_REACH: f32 = 10.5;
+
+/// Whether `a` and `b` are the two corners of one card read as two cards of one rank and one
+/// colour: read in opposite directions, each lying ahead of the other along its own "down" and
+/// to the side its card lies on (a card's indices face each other across it, one at its
+/// top-left, one turned at its bottom-right), within a card's reach. At webcam sizes a spade's
+/// small index is read as a club at one corner and as a spade at the other; naming both would
+/// put a card on the table that nobody laid, and either one alone may be the wrong one. Two
+/// cards of one rank in the two colours lying head to head are a pair (the edje photos hold
+/// three such), not one card misread: the colour is not what the small index loses.
+pub(super) fn rival_corners(a: &IndexHit, b: &IndexHit) -> bool {
+    let (ca, cb) = (box_centre(&a.bbox), box_centre(&b.bbox));
+    let along =
+        |from: [f32; 2], to: [f32; 2], axis: [f32; 2]| (to[0] - from[0]) * axis[0] + (to[1] - from[1]) * axis[1];
+    // Seen with its index upright at the top-left, a card lies to the index's right.
+    let inward = |down: [f32; 2]| [down[1], -down[0]];
+    a.card.rank == b.card.rank
+        && a.card.suit != b.card.suit
+        && a.card.suit.is_red() == b.card.suit.is_red()
+        && a.down[0] * b.down[0] + a.down[1] * b.down[1] < -0.8
+        && along(ca, cb, a.down) > 0.0
+        && along(cb, ca, b.down) > 0.0
+        && along(ca, cb, inward(a.down)) > 0.0
+        && along(cb, ca, inward(b.down)) > 0.0
+        && dist(ca, cb) < RIVAL_REACH * a.size.max(b.size)
+}
+
 impl CardDetector {
     /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
     /// readers, the network reads first and the templates only where it read nothing and is
@@ -184,6 +216,11 @@ impl CardDetector {
                 kept.push(hit);
             }
         }
+        // The two corners of one card read as two cards: neither reading stands.
+        let rivals: Vec<bool> =
+            kept.iter().map(|a| kept.iter().any(|b| !std::ptr::eq(a, b) && rival_corners(a, b))).collect();
+        let mut rival = rivals.into_iter();
+        kept.retain(|_| !rival.next().unwrap_or(false));
         let mut windows = Vec::new();
         for hit in kept {
             let b = [hit.bbox.x, hit.bbox.y, hit.bbox.width, hit.bbox.height];
@@ -241,5 +278,51 @@ impl CardDetector {
             return Ok(None);
         }
         Ok(agreed(&self.read_outline_by_templates(frame, &quad)?.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An index of `code` read at (`x`, `y`), 13 px in size, "down" along `down`.
+    fn hit(code: &str, x: i32, y: i32, down: [f32; 2]) -> IndexHit {
+        let (x0, y0) = (x as f32, y as f32);
+        IndexHit {
+            card: code.parse().unwrap(),
+            confidence: 0.7,
+            bbox: core::Rect::new(x, y, 8, 24),
+            down,
+            size: 13.0,
+            window: [[x0, y0], [x0 + 8.0, y0], [x0 + 8.0, y0 + 24.0], [x0, y0 + 24.0]],
+        }
+    }
+
+    #[test]
+    fn the_two_corners_of_one_card_read_in_two_suits_are_rivals() {
+        // A 90 x 125 px card upright: its top-left index points down, its bottom-right one up.
+        let top = hit("AC", 100, 100, [0.0, 1.0]);
+        let bottom = hit("AS", 175, 195, [0.0, -1.0]);
+        assert!(rival_corners(&top, &bottom) && rival_corners(&bottom, &top));
+        // Read alike they are one card's twins, not rivals; two ranks are two readings apart.
+        assert!(!rival_corners(&top, &hit("AC", 175, 195, [0.0, -1.0])));
+        assert!(!rival_corners(&top, &hit("4S", 175, 195, [0.0, -1.0])));
+        // An ace of diamonds facing the ace of clubs is a pair: the colour is not misread.
+        assert!(!rival_corners(&top, &hit("AD", 175, 195, [0.0, -1.0])));
+        // Turned a quarter, the card still lies to its index's right.
+        let left = hit("AC", 100, 100, [1.0, 0.0]);
+        assert!(rival_corners(&left, &hit("AS", 195, 25, [-1.0, 0.0])));
+        assert!(!rival_corners(&left, &hit("AS", 195, 175, [-1.0, 0.0])));
+    }
+
+    #[test]
+    fn two_cards_of_one_rank_side_by_side_are_not_rivals() {
+        // A pair in a fan: both indices point the same way.
+        let left = hit("7C", 100, 100, [0.0, 1.0]);
+        assert!(!rival_corners(&left, &hit("7S", 130, 100, [0.0, 1.0])));
+        // Two cards lying head to tail, their indices pointing away from each other.
+        assert!(!rival_corners(&left, &hit("7S", 100, 20, [0.0, -1.0])));
+        // Facing each other, but further apart than one card.
+        assert!(!rival_corners(&left, &hit("7S", 300, 400, [0.0, -1.0])));
     }
 }
