@@ -27,11 +27,11 @@ fn the_deck_at_80_px_names_no_card_wrong() {
     use card_referee::cli::vision_cards::evaluate_with;
     use card_referee::vision::alter::Alteration;
     // Scaled to about 80 px long (a webcam far above the table), the deck's spade courts read
-    // as clubs at both corners; a black card that small is named only where its centre's pips
-    // show the suit. Measured 44 of 52 read, none wrong.
+    // as clubs at both corners, less surely than a black court that small must be read to be
+    // named. Measured 46 of 52 read, none wrong.
     let s = evaluate_with(&set("bidly-deck"), None, None, &[Alteration::Scale(0.23)], 1).expect("evaluates");
     assert_eq!(s.score.false_positives, 0, "{:?}", s.score.confusions);
-    assert!(s.score.true_positives >= 40, "{} read", s.score.true_positives);
+    assert!(s.score.true_positives >= 43, "{} read", s.score.true_positives);
 }
 
 #[test]
