@@ -2,8 +2,11 @@
 //! face shows (`vision::cards::witness`): a look at why a reading stood or went unread.
 //! Usage: [WITNESS_PROBE_SCALE=K] [WITNESS_PROBE_DUMP=DIR] cargo run --release --example witness_probe -- PHOTO...
 use card_referee::vision::cards::detector::CardDetector;
-use card_referee::vision::cards::{light, witness};
+use card_referee::vision::cards::{light, pixels, quad, witness};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
+
+/// The size the witness looks at a face in.
+const FACE: (i32, i32) = (160, 224);
 
 fn main() -> anyhow::Result<()> {
     let detector = CardDetector::new()?;
@@ -27,10 +30,10 @@ fn main() -> anyhow::Result<()> {
                 written += 1;
                 imgcodecs::imwrite_def(
                     format!("{dir}/{written:03}-{name}.png").as_str(),
-                    &upright(balanced.as_ref(), &quad)?,
+                    &pixels::rectify_sized(balanced.as_ref(), &quad, FACE.0, FACE.1)?,
                 )?;
             }
-            let (cx, cy) = (quad.iter().map(|p| p[0]).sum::<f32>() / 4.0, quad.iter().map(|p| p[1]).sum::<f32>() / 4.0);
+            let [cx, cy] = quad::quad_centre(&quad);
             println!(
                 "{path} {name:>3} {:.2} at {cx:.0},{cy:.0} boxes {:?} shaped {} {centre:?}",
                 d.confidence,
@@ -40,15 +43,4 @@ fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The face inside `quad` at 160 x 224 pixels, its top-left corner first.
-fn upright(frame: &Mat, quad: &[[f32; 2]; 4]) -> opencv::Result<Mat> {
-    let points =
-        |ps: [[f32; 2]; 4]| core::Vector::<core::Point2f>::from_iter(ps.map(|p| core::Point2f::new(p[0], p[1])));
-    let to = [[0.0, 0.0], [160.0, 0.0], [160.0, 224.0], [0.0, 224.0]];
-    let m = imgproc::get_perspective_transform(&points(*quad), &points(to), core::DECOMP_LU)?;
-    let mut out = Mat::default();
-    imgproc::warp_perspective_def(frame, &mut out, &m, core::Size::new(160, 224))?;
-    Ok(out)
 }

@@ -27,6 +27,12 @@ use super::witness;
 const SMALL_BLACK_COURT: f32 = 90.0;
 const SMALL_BLACK_COURT_SURE: f32 = 0.95;
 
+/// The longer side of an outline, in pixels.
+fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
+    let (a, b) = side_lengths(quad);
+    a.max(b)
+}
+
 impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
@@ -77,7 +83,7 @@ impl CardDetector {
                 && !card.suit.is_red()
                 && d.confidence < SMALL_BLACK_COURT_SURE
                 && witness::card_shaped(&quad)
-                && side_lengths(&quad).1.max(side_lengths(&quad).0) < SMALL_BLACK_COURT
+                && longer_side(&quad) < SMALL_BLACK_COURT
             {
                 d.card = None;
             }

@@ -3,6 +3,7 @@
 
 use opencv::{core, prelude::*};
 
+use super::classify::dot;
 use super::corners::combine;
 use super::detector::{CardDetector, Reader};
 use super::enrolled::Memory;
@@ -91,14 +92,13 @@ const RIVAL_REACH: f32 = 10.5;
 /// three such), not one card misread: the colour is not what the small index loses.
 pub(super) fn rival_corners(a: &IndexHit, b: &IndexHit) -> bool {
     let (ca, cb) = (box_centre(&a.bbox), box_centre(&b.bbox));
-    let along =
-        |from: [f32; 2], to: [f32; 2], axis: [f32; 2]| (to[0] - from[0]) * axis[0] + (to[1] - from[1]) * axis[1];
+    let along = |from: [f32; 2], to: [f32; 2], axis: [f32; 2]| dot(&[to[0] - from[0], to[1] - from[1]], &axis);
     // Seen with its index upright at the top-left, a card lies to the index's right.
     let inward = |down: [f32; 2]| [down[1], -down[0]];
     a.card.rank == b.card.rank
         && a.card.suit != b.card.suit
         && a.card.suit.is_red() == b.card.suit.is_red()
-        && a.down[0] * b.down[0] + a.down[1] * b.down[1] < -0.8
+        && dot(&a.down, &b.down) < -0.8
         && along(ca, cb, a.down) > 0.0
         && along(cb, ca, b.down) > 0.0
         && along(ca, cb, inward(a.down)) > 0.0

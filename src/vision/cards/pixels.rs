@@ -5,7 +5,7 @@ use opencv::{core, imgproc, prelude::*};
 use super::types::{CARD_H, CARD_W};
 
 /// Warps the card inside `quad` to `width x height`.
-pub(super) fn rectify_sized(frame: &Mat, quad: &[[f32; 2]; 4], width: i32, height: i32) -> opencv::Result<Mat> {
+pub fn rectify_sized(frame: &Mat, quad: &[[f32; 2]; 4], width: i32, height: i32) -> opencv::Result<Mat> {
     let (w, h) = (width as f32, height as f32);
     warp(frame, quad, [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], core::Size::new(width, height))
 }

@@ -16,7 +16,7 @@ pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
     [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
 }
 
-pub(crate) fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
+pub fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
     [q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0]
 }
 
