@@ -53,6 +53,10 @@ impl CardDetector {
                 out.extend(ends);
                 continue;
             }
+            if let Some(halves) = self.side_by_side_read(frame, &quad, &pre)? {
+                out.extend(halves);
+                continue;
+            }
             let seen = OutlineSeen { camera, frame, quad, support };
             out.extend(self.face_up_or_down(&seen, &pre, &mut backs)?);
         }
@@ -292,6 +296,58 @@ mod tests {
     fn two_cards_overlapping_end_to_end_are_read_as_two() {
         // One long outline: read as one card, the first card's index gave a queen.
         assert_eq!(read_end_to_end(&["6H", "9D"], 0.45), ["6H", "9D"]);
+    }
+
+    /// Two cards rendered side by side, long sides `gap` mm apart, and the one outline round
+    /// both that the first stage finds when the table between them is too thin to part them.
+    fn side_by_side(left: &str, right: &str, gap: f64) -> (Mat, Quad) {
+        let angle: f64 = 0.1;
+        let placed = [left, right].into_iter().enumerate().map(|(i, card)| {
+            let k = (CARD_MM.0 + gap) * i as f64;
+            PlacedCard {
+                card: card.parse().unwrap(),
+                face_up: true,
+                centre: Pt::new(k * angle.cos(), k * angle.sin()),
+                angle,
+            }
+        });
+        let scene = Scene { table_seed: 4, ..Scene::plain(placed.collect(), 1200.0, 0.1) };
+        let rendered = Renderer::new().render(&scene).unwrap();
+        let [a, b] = [&rendered.truth[0].quad, &rendered.truth[1].quad].map(|q| q.map(|p| [p.x as f32, p.y as f32]));
+        // The left card's left side and the right card's right side.
+        (rendered.image, order_quad([a[0], b[1], b[2], a[3]]))
+    }
+
+    fn read_in_halves(frame: &Mat, quad: &Quad) -> Option<Vec<String>> {
+        let detector = CardDetector::new().unwrap();
+        let pre = detector.read_all_corners(frame, [*quad].iter()).unwrap();
+        let halves = detector.side_by_side_read(frame, quad, &pre).unwrap()?;
+        Some(halves.iter().map(|d| d.card.unwrap().to_string()).collect())
+    }
+
+    #[test]
+    fn two_cards_side_by_side_in_one_outline_are_read_as_two() {
+        for (left, right) in [("3D", "9D"), ("KS", "4C")] {
+            let (frame, both) = side_by_side(left, right, 4.0);
+            assert_eq!(read_in_halves(&frame, &both), Some(vec![left.to_string(), right.to_string()]));
+        }
+    }
+
+    #[test]
+    fn a_pair_with_no_table_between_them_or_a_card_alone_is_not_cut() {
+        // Touching: no line of table along the cut, nothing to be sure of.
+        let (frame, both) = side_by_side("3D", "9D", 0.0);
+        assert_eq!(read_in_halves(&frame, &both), None);
+        // A card's own outline reads that card: it is no pair.
+        let (frame, _) = side_by_side("8S", "5H", 6.0);
+        let detector = CardDetector::new().unwrap();
+        let one = detector
+            .detect(&frame)
+            .unwrap()
+            .into_iter()
+            .find_map(|d| d.quad.filter(|_| d.card == Some("8S".parse().unwrap())))
+            .unwrap();
+        assert_eq!(read_in_halves(&frame, &one), None);
     }
 
     #[test]

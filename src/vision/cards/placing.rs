@@ -4,8 +4,9 @@
 
 use opencv::prelude::*;
 
-use super::corners::CornerReadings;
+use super::corners::{CornerReadings, combine};
 use super::detector::CardDetector;
+use super::pixels::rectify_sized;
 use super::quad::*;
 use super::types::*;
 use crate::cards::Card;
@@ -180,6 +181,89 @@ impl CardDetector {
         }
         Ok(Some(out))
     }
+}
+
+impl CardDetector {
+    /// An outline of about a card's shape that reads no card may be two cards lying side by
+    /// side, long sides touching, where the table between them is too thin to part their
+    /// outlines (a row dealt tight). When the table shows along the cut between its halves and
+    /// each half reads a card by its own corners, two different cards, they are two cards. A
+    /// single card is left whole: its halves' corners lie in its middle.
+    pub(super) fn side_by_side_read(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<[CardDetection; 2]>> {
+        let Some(halves) = side_by_side_halves(quad) else {
+            return Ok(None);
+        };
+        let (readings, _) = self.read_outline(frame, quad, pre)?;
+        if combine(&readings, self.config.min_confidence).0.is_some() || !table_along_cut(frame, quad)? {
+            return Ok(None);
+        }
+        let mut found = Vec::new();
+        for half in halves {
+            let (readings, boxes) = self.read_outline(frame, &half, pre)?;
+            let (Some(card), confidence) = combine(&readings, self.config.min_confidence) else {
+                return Ok(None);
+            };
+            let index_boxes =
+                boxes.into_iter().zip(&readings).filter(|(_, r)| r.card == card).map(|(b, _)| b).collect();
+            found.push(CardDetection { card: Some(card), face: Face::Up, confidence, quad: Some(half), index_boxes });
+        }
+        Ok(match <[CardDetection; 2]>::try_from(found) {
+            Ok(pair) if pair[0].card != pair[1].card => Some(pair),
+            _ => None,
+        })
+    }
+}
+
+/// Whether the table shows along the cut between an outline's halves (`side_by_side_halves`):
+/// a straight line near the middle of its length, much darker than the paper beside it across
+/// nearly all of the outline's width (two cards' edges; pips and a picture's lines are not
+/// that long).
+fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
+    let (short, long) = side_lengths(quad);
+    let (w, h) = (short.round() as i32, long.round() as i32);
+    if w < 20 || h < 20 {
+        return Ok(false);
+    }
+    let card = rectify_sized(frame, &short_side_first(quad), w, h)?;
+    let mut gray = Mat::default();
+    opencv::imgproc::cvt_color_def(&card, &mut gray, opencv::imgproc::COLOR_BGR2GRAY)?;
+    let at = |y: i32, x: i32| gray.at_2d::<u8>(y, x).map(|v| f32::from(*v));
+    // Each column's paper: its brighter pixels away from the middle.
+    let columns: Vec<i32> = ((w / 10)..(w - w / 10)).collect();
+    let (top, bottom) = (h * 2 / 5, h * 3 / 5);
+    let mut dark = vec![vec![false; columns.len()]; (bottom - top + 1) as usize];
+    for (i, &x) in columns.iter().enumerate() {
+        let mut paper =
+            ((h / 8)..(h * 3 / 8)).chain((h * 5 / 8)..(h * 7 / 8)).map(|y| at(y, x)).collect::<Result<Vec<_>, _>>()?;
+        paper.sort_by(f32::total_cmp);
+        let paper = paper[paper.len() * 3 / 4];
+        for y in top..=bottom {
+            dark[(y - top) as usize][i] = at(y, x)? < 0.6 * paper;
+        }
+    }
+    // The straight line through the band, tilted a little at most, dark in the most columns.
+    let rows = bottom - top;
+    let tilt = (h / 10).max(2);
+    let n = columns.len() as f32;
+    let mut best = 0;
+    for start in 0..=rows {
+        for end in (start - tilt).max(0)..=(start + tilt).min(rows) {
+            let count = (0..columns.len())
+                .filter(|&i| {
+                    let y = start as f32 + (end - start) as f32 * i as f32 / (n - 1.0).max(1.0);
+                    let y = y.round() as i32;
+                    ((y - 1).max(0)..=(y + 1).min(rows)).any(|y| dark[y as usize][i])
+                })
+                .count();
+            best = best.max(count);
+        }
+    }
+    Ok(best * 10 >= columns.len() * 9)
 }
 
 /// Each card once among the cards read: a card close up holds the outlines of its parts (they

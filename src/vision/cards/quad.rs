@@ -118,6 +118,28 @@ pub(super) fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
     Some([[a, b, towards(b, c), towards(a, d)], [towards(d, a), towards(c, b), c, d]])
 }
 
+/// The two halves of an outline of about a card's shape, cut across its long sides, each
+/// clockwise from its own top-left: two cards lying side by side, long sides touching, make one
+/// outline of nearly a card's proportions (two cards 63 mm wide side by side are 126 x 88 mm, a
+/// ratio of 1.43 against one card's 1.40), each half a card. `None` for an outline of another
+/// shape.
+pub(super) fn side_by_side_halves(quad: &Quad) -> Option<[Quad; 2]> {
+    let (short, long) = side_lengths(quad);
+    if !(1.2..=1.8).contains(&(long / short.max(1.0))) {
+        return None;
+    }
+    let mid = |p: [f32; 2], q: [f32; 2]| [(p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0];
+    let [a, b, c, d] = short_side_first(quad);
+    let (bc, da) = (mid(b, c), mid(d, a));
+    Some([order_quad([a, b, bc, da]), order_quad([bc, c, d, da])])
+}
+
+/// The outline's corners in the same turn, starting so that the first side is a short one.
+pub(super) fn short_side_first(quad: &Quad) -> Quad {
+    let [a, b, c, d] = *quad;
+    if dist(a, b) + dist(c, d) > dist(b, c) + dist(d, a) { [b, c, d, a] } else { [a, b, c, d] }
+}
+
 /// The area inside an outline (the shoelace formula), in square pixels.
 pub fn shoelace_area(q: &[[f32; 2]; 4]) -> f32 {
     (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum::<f32>().abs() / 2.0
