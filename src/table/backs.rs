@@ -34,6 +34,12 @@ const NOT_TABLE: f64 = 45.0;
 /// of the channels) have a chromaticity worth comparing.
 const NOT_TABLE_CHROMA: f64 = 0.065;
 const CHROMA_DARK: f64 = 120.0;
+/// A channel's value is uncertain by a few units (sensor noise, compression), which moves a
+/// dark pixel's chromaticity more than a bright one's: two chromaticities closer than this over
+/// the darker one's channel sum may be one colour. Dark green felt in a compressed video (sum
+/// about 150, red about 20) strays 0.1 from its own mean; the lattice on wood above (sum 270)
+/// lies 0.097 from the wood.
+const CHROMA_NOISE: f64 = 20.0;
 /// The margins across the strip where the table shows (millimetres, as `ACROSS`): past a base's
 /// far edge at -44 and a modifier's near edge at 81.
 const TOP_MARGIN: (f64, f64) = (-60.0, -46.0);
@@ -383,13 +389,14 @@ fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
 }
 
 /// Whether `px` is of another hue than `table`: their chromaticities lie more than
-/// `NOT_TABLE_CHROMA` apart, both bright enough to have one.
+/// `NOT_TABLE_CHROMA` apart, and further than noise moves the darker (`CHROMA_NOISE`), both
+/// bright enough to have one.
 fn other_hue(px: [f64; 3], table: [f64; 3]) -> bool {
     let (sum_px, sum_table) = (px.iter().sum::<f64>(), table.iter().sum::<f64>());
+    let least = NOT_TABLE_CHROMA.max(CHROMA_NOISE / sum_px.min(sum_table));
     sum_px > CHROMA_DARK
         && sum_table > CHROMA_DARK
-        && (0..3).map(|c| (px[c] / sum_px - table[c] / sum_table).powi(2)).sum::<f64>()
-            > NOT_TABLE_CHROMA * NOT_TABLE_CHROMA
+        && (0..3).map(|c| (px[c] / sum_px - table[c] / sum_table).powi(2)).sum::<f64>() > least * least
 }
 
 /// The strip's median colour over its pixels inside the frame.
@@ -566,6 +573,20 @@ mod tests {
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(50..100) < 0.05, "the wood: {}", band(50..100));
+    }
+
+    #[test]
+    fn dark_felt_s_noise_is_no_other_hue() {
+        // Green felt (BGR 57, 105, 26) with a compressed video's noise of up to 10 a channel,
+        // which moves its chromaticity by up to 0.1, and a red back on it at columns 10..42.
+        let covered = covered_strip(|i, j, on_card| {
+            let noise = |k: usize| (((i * 7 + j * 13 + k * 5) % 21) as f64 - 10.0);
+            let colour = if on_card { [60.0, 40.0, 150.0] } else { [57.0, 105.0, 26.0] };
+            [0, 1, 2].map(|c| (colour[c] + noise(c)).clamp(0.0, 255.0) as u8)
+        });
+        let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
+        assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
+        assert!(band(50..100) < 0.05, "the felt: {}", band(50..100));
     }
 
     #[test]
