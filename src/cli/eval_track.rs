@@ -1,7 +1,9 @@
 //! `card-referee eval track LABELS`: follows a labelled piece of real footage as `track` does
 //! (no layout: each card settles on its own) and scores the settled view against the labels
 //! (`table::footage`): cards named right at their moments, false names, events while nothing
-//! moves, how soon the first moment's cards were named, and milliseconds a frame.
+//! moves, how soon the first moment's cards were named, and milliseconds a frame. Each moment's
+//! frame is also scored as the reader reads it alone, with no memory of the frames before: the
+//! reader's own precision and recall on real frames.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,8 +13,10 @@ use serde_json::json;
 
 use super::{InputArgs, bad_input};
 use crate::capture::SourceSpec;
+use crate::render::geometry::Pt;
 use crate::table::footage::{At, FootageLabels, MomentScore, SETTLE_SECS, score_moment};
-use crate::table::{CardTracker, ChangeKind, TrackConfig};
+use crate::table::{CardTracker, CardView, ChangeKind, Face, TrackConfig};
+use crate::vision::cards::CardDetection;
 
 #[derive(clap::Args, Debug)]
 pub struct EvalTrackArgs {
@@ -44,6 +48,9 @@ pub struct TrackEval {
     pub ms: Vec<f64>,
     /// How many times a shown card's name changed after it was first named.
     pub renames: usize,
+    /// Each moment's frame as the reader reads it alone (a frame the tracker only watched for
+    /// motion is not read, and not scored).
+    pub frames: Vec<(String, MomentScore)>,
 }
 
 impl TrackEval {
@@ -57,6 +64,12 @@ impl TrackEval {
 
     pub fn false_names(&self) -> usize {
         self.moments.iter().map(|(_, m)| m.false_names.len()).sum()
+    }
+
+    /// Counted, named right and named falsely by the reader alone, over the moments' frames.
+    pub fn read_alone(&self) -> (usize, usize, usize) {
+        let sum = |f: fn(&MomentScore) -> usize| self.frames.iter().map(|(_, m)| f(m)).sum();
+        (sum(|m| m.counted), sum(|m| m.right), sum(|m| m.false_names.len()))
     }
 
     fn mean_ms(&self) -> f64 {
@@ -127,9 +140,31 @@ pub fn evaluate(labels: &FootageLabels, source: &SourceSpec) -> Result<TrackEval
             let moment = &labels.moments[m];
             let score = score_moment(&moment.cards, &view.loose, labels.card_px);
             eval.moments.push((describe(&moment.at), score));
+            if run.read {
+                let read: Vec<CardView> = detections.iter().filter_map(seen_alone).collect();
+                eval.frames.push((describe(&moment.at), score_moment(&moment.cards, &read, labels.card_px)));
+            }
         }
     }
     Ok(eval)
+}
+
+/// A detection as one frame shows it, in image pixels: at its outline's centre, or at its
+/// index's where no outline was found.
+fn seen_alone(d: &CardDetection) -> Option<CardView> {
+    let face = match d.face {
+        crate::vision::cards::Face::Up => Face::Up,
+        crate::vision::cards::Face::Down => Face::Down,
+    };
+    let centre = match (d.quad, d.index_boxes.first()) {
+        (Some(q), _) => Pt::new(
+            q.iter().map(|p| f64::from(p[0])).sum::<f64>() / 4.0,
+            q.iter().map(|p| f64::from(p[1])).sum::<f64>() / 4.0,
+        ),
+        (None, Some(&[x, y, w, h])) => Pt::new(f64::from(x) + f64::from(w) / 2.0, f64::from(y) + f64::from(h) / 2.0),
+        (None, None) => return None,
+    };
+    Some(CardView { face, card: d.card, centre })
 }
 
 /// The frame number of each moment: a video's as given, a folder's photo by its place in the
@@ -190,6 +225,7 @@ fn print_eval(path: &Path, eval: &TrackEval, as_json: bool, verbose: bool) {
     let named: Vec<f64> = eval.first_named.iter().flatten().copied().collect();
     let latest = named.iter().copied().fold(0.0, f64::max);
     let name = path.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let alone = eval.read_alone();
     if as_json {
         let moments: Vec<_> = eval
             .moments
@@ -206,6 +242,7 @@ fn print_eval(path: &Path, eval: &TrackEval, as_json: bool, verbose: bool) {
             "labels": name, "moments": moments, "counted": eval.counted(), "right": eval.right(),
             "false_names": eval.false_names(), "still_events": eval.still_events, "renames": eval.renames,
             "first_named": eval.first_named, "ms_mean": eval.mean_ms(), "ms_p95": eval.p95_ms(), "frames": eval.ms.len(),
+            "read_alone": {"moments": eval.frames.len(), "counted": alone.0, "right": alone.1, "false_names": alone.2},
         });
         println!("{out}");
         return;
@@ -216,6 +253,11 @@ fn print_eval(path: &Path, eval: &TrackEval, as_json: bool, verbose: bool) {
             let wrong: Vec<String> =
                 m.false_names.iter().map(|(c, p)| format!("{}@{:.0},{:.0}", c.code(), p.x, p.y)).collect();
             println!("{at}: named {} of {}; missed {:?}; false {:?}", m.right, m.counted, missed, wrong);
+        }
+        for (at, m) in &eval.frames {
+            let wrong: Vec<String> =
+                m.false_names.iter().map(|(c, p)| format!("{}@{:.0},{:.0}", c.code(), p.x, p.y)).collect();
+            println!("{at} read alone: named {} of {}; false {:?}", m.right, m.counted, wrong);
         }
     }
     let share = 100.0 * eval.right() as f64 / eval.counted().max(1) as f64;
@@ -233,5 +275,13 @@ fn print_eval(path: &Path, eval: &TrackEval, as_json: bool, verbose: bool) {
         eval.mean_ms(),
         eval.p95_ms(),
         eval.ms.len(),
+    );
+    println!(
+        "{name}, each moment's frame read alone: {} frames, named {} of {} ({:.1} %), false names {}",
+        eval.frames.len(),
+        alone.1,
+        alone.0,
+        100.0 * alone.1 as f64 / alone.0.max(1) as f64,
+        alone.2,
     );
 }
