@@ -356,14 +356,30 @@ fn mask(strip: &Mat, valid: &Mat, test: impl Fn(&[u8]) -> bool) -> opencv::Resul
 /// where it lies. A lamp's glare brightens a table over a hand's breadth, so the
 /// table's colour is taken beside each column from the strip's margins (bare table past a
 /// base's far edge and a modifier's near edge), blended across the strip; a margin hidden there
-/// leaves the other, both hidden the strip's median colour (the table's, since cards cover less
-/// than half of a row). A hand counts as cards: the settler keeps frames with a hand over a
+/// leaves the other, both hidden the margins' median colour. A hand counts as cards: the settler keeps frames with a hand over a
 /// changed table out (see `settle`).
 fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid_mat.data_bytes()?);
     let colour = |k: usize| [0, 1, 2].map(|c| f64::from(pixels[3 * k + c]));
-    let median = strip_median(pixels, valid);
+    let band_rows = |(lo, hi): (f64, f64)| {
+        let (j0, j1) = (((lo - ACROSS.0) / MM_PER_PX) as usize, ((hi - ACROSS.0) / MM_PER_PX) as usize);
+        j0.min(rows)..j1.min(rows)
+    };
+    // A long Front Row covers more than half of its strip: the table's colour is the margins'
+    // median, where only a modifier's or a hand's edge reaches; the whole strip's where neither
+    // margin is in the frame.
+    let in_margins: Vec<u8> = (0..valid.len())
+        .map(|k| {
+            let j = k / cols.max(1);
+            if band_rows(TOP_MARGIN).contains(&j) || band_rows(BOTTOM_MARGIN).contains(&j) { valid[k] } else { 0 }
+        })
+        .collect();
+    let median = if in_margins.iter().any(|&v| v != 0) {
+        strip_median(pixels, &in_margins)
+    } else {
+        strip_median(pixels, valid)
+    };
     let margin = |(lo, hi): (f64, f64)| {
         let (j0, j1) = (((lo - ACROSS.0) / MM_PER_PX) as usize, ((hi - ACROSS.0) / MM_PER_PX) as usize);
         (margin_colours(&colour, valid, cols, j0.min(rows)..j1.min(rows), median), (j0 + j1) as f64 / 2.0)
@@ -573,6 +589,30 @@ mod tests {
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(12..40) > 0.95, "the back: {}", band(12..40));
         assert!(band(50..100) < 0.05, "the wood: {}", band(50..100));
+    }
+
+    #[test]
+    fn a_row_covering_most_of_its_strip_leaves_the_table_beyond_it_bare() {
+        // Stacks of two backs (BGR 120, 40, 150, a base and its shield, 44 mm before the row's
+        // line to 81 mm past it) along columns 0..80 of 100, on green felt, the strip's lower
+        // margin beyond the picture's edge: most of the strip in the frame is backs, and only
+        // its upper margin shows the felt.
+        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
+        let row = |mm: f64| ((mm - ACROSS.0) / MM_PER_PX) as usize;
+        let (stacks, in_frame) = (row(-44.0)..row(81.0), row(BOTTOM_MARGIN.0 - 2.0));
+        let mut bytes = Vec::with_capacity(rows * cols * 3);
+        for j in 0..rows {
+            for i in 0..cols {
+                bytes.extend(if i < 80 && stacks.contains(&j) { [120u8, 40, 150] } else { [57, 105, 26] });
+            }
+        }
+        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
+        let inside: Vec<u8> = (0..rows * cols).map(|k| if k / cols < in_frame { 255 } else { 0 }).collect();
+        let valid = Mat::from_slice(&inside).unwrap().reshape(1, rows as i32).unwrap().try_clone().unwrap();
+        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
+        assert!(band(2..78) > 0.95, "the backs: {}", band(2..78));
+        assert!(band(84..100) < 0.05, "the felt beyond: {}", band(84..100));
     }
 
     #[test]
