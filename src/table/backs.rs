@@ -620,7 +620,7 @@ mod tests {
         // Green felt (BGR 57, 105, 26) with a compressed video's noise of up to 10 a channel,
         // which moves its chromaticity by up to 0.1, and a red back on it at columns 10..42.
         let covered = covered_strip(|i, j, on_card| {
-            let noise = |k: usize| (((i * 7 + j * 13 + k * 5) % 21) as f64 - 10.0);
+            let noise = |k: usize| ((i * 7 + j * 13 + k * 5) % 21) as f64 - 10.0;
             let colour = if on_card { [60.0, 40.0, 150.0] } else { [57.0, 105.0, 26.0] };
             [0, 1, 2].map(|c| (colour[c] + noise(c)).clamp(0.0, 255.0) as u8)
         });
