@@ -17,6 +17,7 @@ use crate::render::geometry::Pt;
 use crate::table::footage::{At, FootageLabels, MomentScore, SETTLE_SECS, score_moment};
 use crate::table::{CardTracker, CardView, ChangeKind, Face, TrackConfig};
 use crate::vision::cards::CardDetection;
+use crate::vision::cards::quad::quad_centre;
 
 #[derive(clap::Args, Debug)]
 pub struct EvalTrackArgs {
@@ -152,19 +153,12 @@ pub fn evaluate(labels: &FootageLabels, source: &SourceSpec) -> Result<TrackEval
 /// A detection as one frame shows it, in image pixels: at its outline's centre, or at its
 /// index's where no outline was found.
 fn seen_alone(d: &CardDetection) -> Option<CardView> {
-    let face = match d.face {
-        crate::vision::cards::Face::Up => Face::Up,
-        crate::vision::cards::Face::Down => Face::Down,
-    };
-    let centre = match (d.quad, d.index_boxes.first()) {
-        (Some(q), _) => Pt::new(
-            q.iter().map(|p| f64::from(p[0])).sum::<f64>() / 4.0,
-            q.iter().map(|p| f64::from(p[1])).sum::<f64>() / 4.0,
-        ),
-        (None, Some(&[x, y, w, h])) => Pt::new(f64::from(x) + f64::from(w) / 2.0, f64::from(y) + f64::from(h) / 2.0),
+    let [x, y] = match (d.quad, d.index_boxes.first()) {
+        (Some(q), _) => quad_centre(&q).map(f64::from),
+        (None, Some(&[x, y, w, h])) => [f64::from(x) + f64::from(w) / 2.0, f64::from(y) + f64::from(h) / 2.0],
         (None, None) => return None,
     };
-    Some(CardView { face, card: d.card, centre })
+    Some(CardView { face: Face::from(d.face), card: d.card, centre: Pt::new(x, y) })
 }
 
 /// The frame number of each moment: a video's as given, a folder's photo by its place in the

@@ -356,33 +356,26 @@ fn mask(strip: &Mat, valid: &Mat, test: impl Fn(&[u8]) -> bool) -> opencv::Resul
 /// where it lies. A lamp's glare brightens a table over a hand's breadth, so the
 /// table's colour is taken beside each column from the strip's margins (bare table past a
 /// base's far edge and a modifier's near edge), blended across the strip; a margin hidden there
-/// leaves the other, both hidden the margins' median colour. A hand counts as cards: the settler keeps frames with a hand over a
-/// changed table out (see `settle`).
+/// leaves the other, both hidden the margins' median colour. A hand counts as cards: the
+/// settler keeps frames with a hand over a changed table out (see `settle`).
 fn not_table(strip: &Mat, valid_mat: &Mat) -> opencv::Result<Vec<Vec<bool>>> {
     let (rows, cols) = (strip.rows() as usize, strip.cols() as usize);
     let (pixels, valid) = (strip.data_bytes()?, valid_mat.data_bytes()?);
     let colour = |k: usize| [0, 1, 2].map(|c| f64::from(pixels[3 * k + c]));
     let band_rows = |(lo, hi): (f64, f64)| {
         let (j0, j1) = (((lo - ACROSS.0) / MM_PER_PX) as usize, ((hi - ACROSS.0) / MM_PER_PX) as usize);
-        j0.min(rows)..j1.min(rows)
+        (j0.min(rows)..j1.min(rows), (j0 + j1) as f64 / 2.0)
     };
+    let (top_rows, bottom_rows) = (band_rows(TOP_MARGIN).0, band_rows(BOTTOM_MARGIN).0);
     // A long Front Row covers more than half of its strip: the table's colour is the margins'
     // median, where only a modifier's or a hand's edge reaches; the whole strip's where neither
     // margin is in the frame.
-    let in_margins: Vec<u8> = (0..valid.len())
-        .map(|k| {
-            let j = k / cols.max(1);
-            if band_rows(TOP_MARGIN).contains(&j) || band_rows(BOTTOM_MARGIN).contains(&j) { valid[k] } else { 0 }
-        })
-        .collect();
-    let median = if in_margins.iter().any(|&v| v != 0) {
-        strip_median(pixels, &in_margins)
-    } else {
-        strip_median(pixels, valid)
-    };
-    let margin = |(lo, hi): (f64, f64)| {
-        let (j0, j1) = (((lo - ACROSS.0) / MM_PER_PX) as usize, ((hi - ACROSS.0) / MM_PER_PX) as usize);
-        (margin_colours(&colour, valid, cols, j0.min(rows)..j1.min(rows), median), (j0 + j1) as f64 / 2.0)
+    let median = median_colour(pixels, valid, cols, top_rows.chain(bottom_rows))
+        .or_else(|| median_colour(pixels, valid, cols, 0..rows))
+        .unwrap_or([0.0; 3]);
+    let margin = |band: (f64, f64)| {
+        let (rows, middle) = band_rows(band);
+        (margin_colours(&colour, valid, cols, rows, median), middle)
     };
     let ((top, top_row), (bottom, bottom_row)) = (margin(TOP_MARGIN), margin(BOTTOM_MARGIN));
     let limit = NOT_TABLE * NOT_TABLE;
@@ -415,25 +408,29 @@ fn other_hue(px: [f64; 3], table: [f64; 3]) -> bool {
         && (0..3).map(|c| (px[c] / sum_px - table[c] / sum_table).powi(2)).sum::<f64>() > least * least
 }
 
-/// The strip's median colour over its pixels inside the frame.
-fn strip_median(pixels: &[u8], valid: &[u8]) -> [f64; 3] {
+/// The median colour of the strip's pixels inside the frame in the rows `rows`; `None` when
+/// none is.
+fn median_colour(pixels: &[u8], valid: &[u8], cols: usize, rows: impl Iterator<Item = usize>) -> Option<[f64; 3]> {
     let mut histograms = [[0u32; 256]; 3];
     let mut counted = 0;
-    for k in (0..valid.len()).filter(|&k| valid[k] > 0) {
+    let pixels_in = rows.flat_map(|j| j * cols..((j + 1) * cols).min(valid.len()));
+    for k in pixels_in.filter(|&k| valid[k] > 0) {
         for (c, histogram) in histograms.iter_mut().enumerate() {
             histogram[usize::from(pixels[3 * k + c])] += 1;
         }
         counted += 1;
     }
-    histograms.each_ref().map(|histogram| {
-        let mut seen = 0;
-        histogram
-            .iter()
-            .position(|&n| {
-                seen += n;
-                seen * 2 > counted
-            })
-            .unwrap_or(0) as f64
+    (counted > 0).then(|| {
+        histograms.each_ref().map(|histogram| {
+            let mut seen = 0;
+            histogram
+                .iter()
+                .position(|&n| {
+                    seen += n;
+                    seen * 2 > counted
+                })
+                .unwrap_or(0) as f64
+        })
     })
 }
 

@@ -9,7 +9,7 @@ use crate::cards::Card;
 use crate::render::face::{self, FaceStyle};
 use crate::render::geometry::{Homography, Pt, quad_contains};
 use crate::render::scene::CARD_MM;
-use crate::vision::cards::{CardDetection, Face as SeenFace};
+use crate::vision::cards::CardDetection;
 
 use super::backs;
 use super::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
@@ -68,10 +68,7 @@ impl Sighting {
         if !finite(&centre) || outline.is_some_and(|o| !o.iter().all(finite)) {
             return None;
         }
-        let face = match d.face {
-            SeenFace::Up => Face::Up,
-            SeenFace::Down => Face::Down,
-        };
+        let face = Face::from(d.face);
         let index = d.index_boxes.first().map(|b| {
             let [x, y, w, h] = b.map(f64::from);
             image_to_table.apply(Pt::new(x + w / 2.0, y + h / 2.0))

@@ -118,10 +118,7 @@ struct Seen {
 
 impl Seen {
     fn of(d: &CardDetection, scale: f64) -> Option<Seen> {
-        let face = match d.face {
-            SeenFace::Up => Face::Up,
-            SeenFace::Down => Face::Down,
-        };
+        let face = Face::from(d.face);
         let reading = d.card.filter(|_| face == Face::Up && d.confidence >= MIN_CONFIDENCE).map(|c| (c, d.confidence));
         if let Some(q) = d.quad {
             let region = q.map(|[x, y]| Pt::new(f64::from(x), f64::from(y)));

@@ -16,6 +16,15 @@ pub enum Face {
     Down,
 }
 
+impl From<crate::vision::cards::Face> for Face {
+    fn from(face: crate::vision::cards::Face) -> Face {
+        match face {
+            crate::vision::cards::Face::Up => Face::Up,
+            crate::vision::cards::Face::Down => Face::Down,
+        }
+    }
+}
+
 /// One physical card as the settled view sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardView {

@@ -126,10 +126,7 @@ impl CardDetector {
                 index_boxes: vec![index_box],
             });
         }
-        Ok(match <[CardDetection; 2]>::try_from(found) {
-            Ok(pair) if pair[0].card != pair[1].card => Some(pair),
-            _ => None,
-        })
+        Ok(two_cards(found))
     }
 }
 
@@ -212,11 +209,14 @@ impl CardDetector {
                 boxes.into_iter().zip(&readings).filter(|(_, r)| r.card == card).map(|(b, _)| b).collect();
             found.push(CardDetection { card: Some(card), face: Face::Up, confidence, quad: Some(half), index_boxes });
         }
-        Ok(match <[CardDetection; 2]>::try_from(found) {
-            Ok(pair) if pair[0].card != pair[1].card => Some(pair),
-            _ => None,
-        })
+        Ok(two_cards(found))
     }
+}
+
+/// Two detections naming two different cards, as a pair; `None` otherwise (one card read at
+/// both ends of its outline, or a reading missing).
+fn two_cards(found: Vec<CardDetection>) -> Option<[CardDetection; 2]> {
+    <[CardDetection; 2]>::try_from(found).ok().filter(|pair| pair[0].card != pair[1].card)
 }
 
 /// Whether the table shows along the cut between an outline's halves (`side_by_side_halves`):
