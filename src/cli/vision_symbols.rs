@@ -14,7 +14,7 @@ use super::EXIT_BAD_INPUT;
 use crate::symbols::load_deck;
 use crate::vision::symbols::SymbolRecognizer;
 use crate::vision::symbols::enroll::{enroll_folder, read_image};
-use crate::vision::symbols::eval::evaluate;
+use crate::vision::symbols::eval::evaluate_images;
 use crate::vision::symbols::output::{detections_json, detections_text, draw};
 use crate::vision::symbols::unlabelled::{ClassNames, Unlabelled, observe_folder};
 
@@ -68,6 +68,10 @@ pub struct EvalSymbols {
     pub deck: String,
     #[arg(long)]
     pub profile: Option<PathBuf>,
+    /// A labels.json kept apart from the photos (default: DIR/labels.json, else card ids in the
+    /// file names)
+    #[arg(long)]
+    pub labels: Option<PathBuf>,
 }
 
 fn bad_input(err: anyhow::Error) -> ExitCode {
@@ -258,7 +262,11 @@ pub fn run_eval(args: EvalSymbols) -> ExitCode {
         Ok(r) => r,
         Err(e) => return bad_input(e),
     };
-    match evaluate(&recognizer, &args.dir) {
+    let images = match &args.labels {
+        Some(labels) => crate::vision::symbols::labels::read_labels_file(labels, &args.dir),
+        None => crate::vision::symbols::labels::read_labels(&args.dir),
+    };
+    match images.and_then(|images| evaluate_images(&recognizer, &images)) {
         Ok(report) => {
             print!("{}", report.text());
             ExitCode::SUCCESS

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use super::enroll::read_image;
 use super::identify::{SymbolCardDetection, SymbolRecognizer};
-use super::labels::read_labels;
+use super::labels::{LabelledImage, read_labels};
 use crate::symbols::deck::{CardId, Deck};
 
 /// What an evaluation measured.
@@ -20,6 +20,8 @@ pub struct EvalReport {
     pub cards_correct: usize,
     /// Identified detections that are not a labelled card of their image.
     pub false_cards: usize,
+    /// Detections naming a card already named by another detection of the same image.
+    pub repeated_names: usize,
     /// After the deck's correction: named symbols, those on the true card, distinct true ones.
     pub symbols_named: usize,
     pub symbols_named_correct: usize,
@@ -34,6 +36,9 @@ pub struct EvalReport {
     pub pairs_correct: usize,
     /// Of those, pairs where that symbol was also located on both cards.
     pub pairs_located: usize,
+    /// Pairs of cards lying in one photo, and those whose shared symbol the recognised cards give.
+    pub pairs_in_photo: usize,
+    pub pairs_in_photo_correct: usize,
     pub total_ms: f64,
     /// Per labelled card: (image, true id, recognised id).
     pub mistakes: Vec<(String, CardId, Option<CardId>)>,
@@ -62,6 +67,13 @@ impl EvalReport {
     pub fn referee_located(&self) -> f64 {
         ratio(self.pairs_located, self.pairs)
     }
+    pub fn referee_accuracy_in_photo(&self) -> f64 {
+        ratio(self.pairs_in_photo_correct, self.pairs_in_photo)
+    }
+    /// Detections that name a card wrongly: a card not in the photo, or one named twice.
+    pub fn wrong_names(&self) -> usize {
+        self.false_cards + self.repeated_names
+    }
     pub fn ms_per_image(&self) -> f64 {
         if self.images == 0 { 0.0 } else { self.total_ms / self.images as f64 }
     }
@@ -69,16 +81,18 @@ impl EvalReport {
     /// The printed report.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "images: {}\ncard-id accuracy: {:.2}% ({}/{}), false cards: {}\n\
+            "images: {}\ncard-id accuracy: {:.2}% ({}/{}), false cards: {}, cards named twice: {}\n\
              symbol precision: {:.2}% ({}/{}), recall: {:.2}% ({}/{})\n\
              raw symbol reads (before deck correction) precision: {:.2}% ({}/{})\n\
              referee accuracy over all pairs: {:.2}% ({}/{}); shared symbol also located on both cards: {:.2}%\n\
+             pairs lying in one photo: {:.2}% ({}/{})\n\
              ms per image: {:.1}\n",
             self.images,
             100.0 * self.card_accuracy(),
             self.cards_correct,
             self.cards,
             self.false_cards,
+            self.repeated_names,
             100.0 * self.symbol_precision(),
             self.symbols_named_correct,
             self.symbols_named,
@@ -92,6 +106,9 @@ impl EvalReport {
             self.pairs_correct,
             self.pairs,
             100.0 * self.referee_located(),
+            100.0 * self.referee_accuracy_in_photo(),
+            self.pairs_in_photo_correct,
+            self.pairs_in_photo,
             self.ms_per_image(),
         );
         for (file, truth, got) in &self.mistakes {
@@ -110,21 +127,59 @@ fn detection_for(found: &[SymbolCardDetection], truth: CardId, single: bool) -> 
 
 /// Evaluates a recogniser on a labelled folder.
 pub fn evaluate(recognizer: &SymbolRecognizer, dir: &Path) -> Result<EvalReport> {
+    evaluate_images(recognizer, &read_labels(dir)?)
+}
+
+/// Named cards the detections of one image repeat: a card named twice counts once extra.
+fn repeated(found: &[SymbolCardDetection]) -> usize {
+    let mut named: Vec<CardId> = found.iter().filter_map(|d| d.card).collect();
+    let all = named.len();
+    named.sort_unstable();
+    named.dedup();
+    all - named.len()
+}
+
+/// The pairs of different labelled cards among `cards` (true id, recognised id), and those whose
+/// recognised ids give the true shared symbol.
+fn shared_symbols_right(deck: &Deck, cards: &[(CardId, Option<CardId>)]) -> (usize, usize) {
+    let (mut pairs, mut right) = (0, 0);
+    for (i, (ta, ga)) in cards.iter().enumerate() {
+        for (tb, gb) in &cards[i + 1..] {
+            if ta == tb {
+                continue;
+            }
+            pairs += 1;
+            let truth = deck.shared_symbol(*ta, *tb);
+            let got = match (ga, gb) {
+                (Some(a), Some(b)) if a != b => deck.shared_symbol(*a, *b),
+                _ => None,
+            };
+            if got.is_some() && got == truth {
+                right += 1;
+            }
+        }
+    }
+    (pairs, right)
+}
+
+/// Evaluates a recogniser on labelled images.
+pub fn evaluate_images(recognizer: &SymbolRecognizer, images: &[LabelledImage]) -> Result<EvalReport> {
     let deck: &Deck = recognizer.deck();
-    let images = read_labels(dir)?;
     if images.is_empty() {
-        anyhow::bail!("{}: no labelled images: there is nothing to score", dir.display());
+        anyhow::bail!("no labelled images: there is nothing to score");
     }
     let mut report = EvalReport::default();
     // Per labelled card: (true id, recognised id, symbols named on it).
     let mut seen: Vec<(CardId, Option<CardId>, Vec<usize>)> = Vec::new();
-    for image in &images {
+    for image in images {
         let bgr = read_image(&image.path)?;
         let start = Instant::now();
         let found = recognizer.detect(&bgr)?;
         report.total_ms += start.elapsed().as_secs_f64() * 1000.0;
         report.images += 1;
         report.false_cards += found.iter().filter(|d| d.card.is_some_and(|c| !image.cards.contains(&c))).count();
+        report.repeated_names += repeated(&found);
+        let first = seen.len();
         for &truth in &image.cards {
             let Some(card) = deck.card(truth) else {
                 anyhow::bail!("{}: card {truth} is not in deck {:?}", image.path.display(), deck.name);
@@ -161,6 +216,10 @@ pub fn evaluate(recognizer: &SymbolRecognizer, dir: &Path) -> Result<EvalReport>
             report.symbols_found += named.len();
             seen.push((truth, got, named));
         }
+        let in_photo: Vec<(CardId, Option<CardId>)> = seen[first..].iter().map(|(t, g, _)| (*t, *g)).collect();
+        let (pairs, right) = shared_symbols_right(deck, &in_photo);
+        report.pairs_in_photo += pairs;
+        report.pairs_in_photo_correct += right;
     }
     // Referee: for every pair of labelled cards, the shared symbol from the recognised cards must
     // be the true one (and, counted apart, be located on both cards).

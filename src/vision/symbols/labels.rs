@@ -37,9 +37,7 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
     }
     let labels = dir.join("labels.json");
     if labels.exists() {
-        let limit = crate::vision::cards::labels::MAX_LABELS_BYTES;
-        let text = crate::text_input::read_text(&labels, limit, "a labels file")?;
-        return parse_labels(&text, dir).map_err(|e| anyhow::anyhow!("{}: {e}", labels.display()));
+        return read_labels_file(&labels, dir);
     }
     let mut images = Vec::new();
     let entries = std::fs::read_dir(dir).with_context(|| format!("{}: unreadable", dir.display()))?;
@@ -65,6 +63,16 @@ pub fn read_labels(dir: &Path) -> Result<Vec<LabelledImage>> {
         bail!("{}: no labels.json and no images", dir.display());
     }
     Ok(images)
+}
+
+/// Reads a `labels.json` kept apart from its photos, which lie in `dir`.
+pub fn read_labels_file(labels: &Path, dir: &Path) -> Result<Vec<LabelledImage>> {
+    if !dir.is_dir() {
+        bail!("{}: not a folder", dir.display());
+    }
+    let limit = crate::vision::cards::labels::MAX_LABELS_BYTES;
+    let text = crate::text_input::read_text(labels, limit, "a labels file")?;
+    parse_labels(&text, dir).map_err(|e| anyhow::anyhow!("{}: {e}", labels.display()))
 }
 
 /// Parses the text of a `labels.json` in `dir` (the images' paths are taken relative to it). The
