@@ -2,10 +2,12 @@
 //!
 //! Candidates come from two sources, so that a white card is found on a dark table as well as on a
 //! white one: the outer contours of the "whitish" (bright, unsaturated) regions, and the contours
-//! of the image's edges. Each candidate gets an ellipse (`fit_ellipse`) that must be supported by
-//! edges along most of its rim and be whitish just inside its rim. Cards that touch or overlap
-//! share one outline: its arcs between the dents where their rims meet are fitted on their own,
-//! and an ellipse around several better-supported cards is dropped.
+//! of the image's edges. Each candidate gets an ellipse (`fit_ellipse`), and a circle when it runs
+//! along one (on white paper only the shadowed side of a white card's rim may show). A card's rim
+//! lies on edges running along it, and just inside it the card is whitish and blank (symbols are
+//! printed clear of the rim). Cards that touch or overlap share one outline: its arcs between the
+//! dents where their rims meet are fitted on their own, and an ellipse around several
+//! better-supported cards is dropped.
 
 use anyhow::Result;
 use opencv::core::{self, Mat, Point, Point2f, Scalar, Size, Vector};
@@ -152,14 +154,26 @@ fn spans_cards(x: &(f32, CardRegion), found: &[(f32, CardRegion)]) -> bool {
         .any(|(k, a)| inside[k + 1..].iter().any(|b| distance(a.center, b.center) >= 0.9 * a.radius().max(b.radius())))
 }
 
-/// The cards among verified candidates (score, region): largest first, dropping the outlines of
-/// several cards together and candidates centred inside an accepted card (round symbols on a
-/// card, the same card found twice).
+/// The cards among verified candidates (score, region). Of candidates of about one size lying
+/// nearly on each other (one card fitted twice, or a card and an outline a little off it) the
+/// best scored is kept; then, largest first, candidates centred inside an accepted card (round
+/// symbols on a card) are dropped, as are the outlines of several cards together.
 fn pick_cards(found: Vec<(f32, CardRegion)>) -> Vec<CardRegion> {
     let mut found: Vec<(f32, CardRegion)> = found.iter().filter(|x| !spans_cards(x, &found)).copied().collect();
-    found.sort_by(|x, y| y.1.radius().total_cmp(&x.1.radius()).then(y.0.total_cmp(&x.0)));
-    let mut cards: Vec<CardRegion> = Vec::new();
+    found.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut best: Vec<CardRegion> = Vec::new();
     for (_, region) in found {
+        let same = |c: &CardRegion| {
+            let (small, large) = (c.radius().min(region.radius()), c.radius().max(region.radius()));
+            small >= 0.7 * large && distance(c.center, region.center) < 0.5 * large
+        };
+        if !best.iter().any(same) {
+            best.push(region);
+        }
+    }
+    best.sort_by(|x, y| y.radius().total_cmp(&x.radius()));
+    let mut cards: Vec<CardRegion> = Vec::new();
+    for region in best {
         if !cards.iter().any(|c| distance(c.center, region.center) < 0.9 * c.radius()) {
             cards.push(region);
         }
@@ -174,6 +188,207 @@ fn follows_rim(arc: &Vector<Point>, region: &CardRegion) -> bool {
     let close =
         arc.iter().filter(|p| (region.scaled_distance((p.x as f32, p.y as f32)) - 1.0).abs() < RIM_TOLERANCE).count();
     arc.len() as f32 >= MIN_ARC * perimeter && close as f32 >= 0.9 * arc.len() as f32
+}
+
+/// The least-squares circle through a contour's points (centre, radius): a short stretch of a
+/// rim fixes a circle well where an ellipse fitted to it is unstable.
+fn fit_circle(points: &Vector<Point>) -> Option<((f32, f32), f32)> {
+    let n = points.len() as f64;
+    if n < 10.0 {
+        return None;
+    }
+    let (mx, my) = points.iter().fold((0.0, 0.0), |(x, y), p| (x + p.x as f64 / n, y + p.y as f64 / n));
+    // Kasa's fit about the mean: u^2 + v^2 + a u + b v + c = 0 in least squares.
+    let (mut suu, mut suv, mut svv, mut su, mut sv) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    let (mut suz, mut svz, mut sz) = (0.0, 0.0, 0.0);
+    for p in points.iter() {
+        let (u, v) = (p.x as f64 - mx, p.y as f64 - my);
+        let z = u * u + v * v;
+        suu += u * u;
+        suv += u * v;
+        svv += v * v;
+        su += u;
+        sv += v;
+        suz += u * z;
+        svz += v * z;
+        sz += z;
+    }
+    let m = [[suu, suv, su], [suv, svv, sv], [su, sv, n]];
+    let r = [-suz, -svz, -sz];
+    let det = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(&m);
+    if d.abs() < 1e-9 {
+        return None;
+    }
+    let solve = |k: usize| {
+        let mut mk = m;
+        for (row, value) in mk.iter_mut().zip(r) {
+            row[k] = value;
+        }
+        det(&mk) / d
+    };
+    let (a, b, c) = (solve(0), solve(1), solve(2));
+    let radius2 = (a * a + b * b) / 4.0 - c;
+    (radius2 > 0.0).then(|| (((mx - a / 2.0) as f32, (my - b / 2.0) as f32), radius2.sqrt() as f32))
+}
+
+/// The images a candidate is checked against, at the working scale.
+struct Evidence<'a> {
+    w: i32,
+    h: i32,
+    /// Blurred whiteness, its thickened edges, and its gradients.
+    white: &'a [u8],
+    edges: &'a [u8],
+    dx: &'a [i16],
+    dy: &'a [i16],
+    white_thr: f32,
+}
+
+impl Evidence<'_> {
+    fn index(&self, (x, y): (f32, f32)) -> Option<usize> {
+        let (xi, yi) = (x.round() as i32, y.round() as i32);
+        (xi >= 0 && yi >= 0 && xi < self.w && yi < self.h).then_some((yi * self.w + xi) as usize)
+    }
+
+    /// Whether an edge crosses the rim at `p` running along it: its gradient points across the rim
+    /// (towards or away from the centre), not along it as the edges of symbols and clutter may.
+    fn rim_edge(&self, region: &CardRegion, p: (f32, f32)) -> bool {
+        let Some(i) = self.index(p) else { return false };
+        if self.edges[i] == 0 {
+            return false;
+        }
+        let (gx, gy) = (self.dx[i] as f32, self.dy[i] as f32);
+        let (rx, ry) = (p.0 - region.center.0, p.1 - region.center.1);
+        let (g, r) = ((gx * gx + gy * gy).sqrt(), (rx * rx + ry * ry).sqrt());
+        // A thickened edge pixel beside the edge itself may have almost no gradient.
+        g < 4.0 || (gx * rx + gy * ry).abs() >= 0.8 * g * r
+    }
+
+    /// What the picture says of a candidate, sampled around its rim.
+    fn support(&self, region: &CardRegion) -> RimEvidence {
+        let samples = 96;
+        let (mut on_edge, mut inside_white, mut visible, mut blank, mut outside) = (0, 0, 0, 0, 0);
+        for i in 0..samples {
+            let t = i as f32 / samples as f32 * std::f32::consts::TAU;
+            if self.index(region.rim_point(t, 1.0)).is_some() {
+                visible += 1;
+                // The rim may lie a pixel or two off the fitted ellipse.
+                if [0.97, 1.0, 1.03].iter().any(|&k| self.rim_edge(region, region.rim_point(t, k))) {
+                    on_edge += 1;
+                }
+            }
+            if self.index(region.rim_point(t, 0.9)).is_some_and(|i| self.white[i] as f32 >= self.white_thr) {
+                inside_white += 1;
+            }
+            if [0.86, 0.9].iter().all(|&k| self.index(region.rim_point(t, k)).is_some_and(|i| self.edges[i] == 0)) {
+                blank += 1;
+            }
+            if [1.1, 1.15].iter().all(|&k| self.index(region.rim_point(t, k)).is_none_or(|i| self.edges[i] == 0)) {
+                outside += 1;
+            }
+        }
+        let share = |n: i32| n as f32 / samples as f32;
+        RimEvidence {
+            edge: share(on_edge),
+            white: share(inside_white),
+            blank: share(blank),
+            outside: share(outside),
+            visible: visible >= samples / 2,
+        }
+    }
+}
+
+/// Shares of a candidate's rim (0..1), and whether half of it is in the picture.
+struct RimEvidence {
+    /// On an edge running along the rim.
+    edge: f32,
+    /// Whitish just inside the rim.
+    white: f32,
+    /// With no edge in the margin just inside the rim (symbols are printed clear of it).
+    blank: f32,
+    /// With no edge just outside the rim.
+    outside: f32,
+    visible: bool,
+}
+
+impl RimEvidence {
+    /// Whether this is a card's rim: cards partly out of the frame keep their visible rim. Where
+    /// only the shadowed side of its rim shows (a white card on white paper) a third of the rim
+    /// will do when the card's margin is blank just inside it and nothing lies just outside it.
+    /// (The top of an untidy pile has the rims of the cards beneath just outside its own.)
+    fn is_card(&self) -> bool {
+        let shadowed = self.edge >= 0.3 && self.outside >= 0.7 && self.blank >= 0.6;
+        self.visible && (self.edge >= 0.4 || shadowed) && self.white >= 0.55
+    }
+
+    fn score(&self) -> f32 {
+        self.edge + self.blank + 0.5 * self.outside
+    }
+}
+
+/// Whether an ellipse has a card's shape and size in a `w` x `h` picture.
+fn card_sized(region: &CardRegion, min_radius: f32, w: i32, h: i32) -> bool {
+    let (a, b) = region.axes;
+    // Seen at an angle a disc is an ellipse, but not a very thin one.
+    a.is_finite()
+        && b.is_finite()
+        && a.min(b) >= min_radius
+        && a.max(b) <= 1.2 * w.max(h) as f32
+        && a.min(b) / a.max(b) >= 0.45
+}
+
+/// The ellipse fitted to a candidate outline, when the outline goes most of the way round it (an
+/// ellipse fitted to a short arc is unsure), and the circle an outline runs along (the shadowed
+/// side of a white card on white paper may be all its rim that shows).
+fn fitted_regions(contour: &Vector<Point>, is_arc: bool) -> Result<Vec<CardRegion>> {
+    let mut regions = Vec::new();
+    let rect = imgproc::fit_ellipse(contour)?;
+    let ellipse = CardRegion {
+        center: (rect.center.x, rect.center.y),
+        axes: (rect.size.width / 2.0, rect.size.height / 2.0),
+        angle_deg: rect.angle,
+    };
+    let around = if is_arc { follows_rim(contour, &ellipse) } else { sectors_covered(contour, &ellipse) >= 24 };
+    if around {
+        regions.push(ellipse);
+    }
+    if let Some(circle) = trimmed_circle(contour) {
+        regions.push(circle);
+    }
+    Ok(regions)
+}
+
+/// The circle along which most of a contour runs: fitted, refitted to the points near it (an arc
+/// of rim traced together with the edges of a symbol touching it), and kept when those points
+/// cover a quarter of its rim.
+fn trimmed_circle(contour: &Vector<Point>) -> Option<CardRegion> {
+    let (mut center, mut r) = fit_circle(contour)?;
+    let mut near = contour.clone();
+    for _ in 0..3 {
+        let region = CardRegion { center, axes: (r, r), angle_deg: 0.0 };
+        near = contour
+            .iter()
+            .filter(|p| (region.scaled_distance((p.x as f32, p.y as f32)) - 1.0).abs() < 2.0 * RIM_TOLERANCE)
+            .collect();
+        (center, r) = fit_circle(&near)?;
+    }
+    let circle = CardRegion { center, axes: (r, r), angle_deg: 0.0 };
+    // A double line (the card's edge and its shadow) lies a few pixels either side of the rim.
+    (near.len() >= 40 && 2 * near.len() >= contour.len() && sectors_covered(&near, &circle) >= 12).then_some(circle)
+}
+
+/// How many of 48 sectors of a circle's rim the points lie in.
+fn sectors_covered(points: &Vector<Point>, region: &CardRegion) -> usize {
+    let mut sectors = [false; 48];
+    for p in points.iter() {
+        let t = (p.y as f32 - region.center.1).atan2(p.x as f32 - region.center.0);
+        let k = ((t / std::f32::consts::TAU + 1.0) * 48.0) as usize % 48;
+        sectors[k] = true;
+    }
+    sectors.iter().filter(|&&s| s).count()
 }
 
 /// Finds the round cards in a BGR frame, largest first.
@@ -200,6 +415,9 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
     let kernel = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(3, 3), Point::new(-1, -1))?;
     let mut edges_thick = Mat::default();
     imgproc::dilate(&edges, &mut edges_thick, &kernel, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    let (mut dx, mut dy) = (Mat::default(), Mat::default());
+    imgproc::sobel_def(&blurred, &mut dx, core::CV_16S, 1, 0)?;
+    imgproc::sobel_def(&blurred, &mut dy, core::CV_16S, 0, 1)?;
 
     let min_radius = (w.min(h) as f32 * 0.06).max(12.0);
     let mut outlines: Vec<Vector<Point>> = contours_of(&mask, imgproc::RETR_EXTERNAL)?.into_iter().collect();
@@ -211,60 +429,29 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
         candidates.push((contour, false));
     }
 
-    let white_bytes = blurred.data_bytes()?;
-    let edge_bytes = edges_thick.data_bytes()?;
-    let at = |bytes: &[u8], x: f32, y: f32| -> Option<u8> {
-        let (xi, yi) = (x.round() as i32, y.round() as i32);
-        (xi >= 0 && yi >= 0 && xi < w && yi < h).then(|| bytes[(yi * w + xi) as usize])
+    let evidence = Evidence {
+        w,
+        h,
+        white: blurred.data_bytes()?,
+        edges: edges_thick.data_bytes()?,
+        dx: dx.data_typed::<i16>()?,
+        dy: dy.data_typed::<i16>()?,
+        white_thr: (otsu as f32).max(60.0),
     };
-    let white_thr = (otsu as f32).max(60.0);
-
     let mut found: Vec<(f32, CardRegion)> = Vec::new();
     for (contour, is_arc) in candidates {
         if contour.len() < 20 {
             continue;
         }
-        let rect = imgproc::fit_ellipse(&contour)?;
-        let (a, b) = (rect.size.width / 2.0, rect.size.height / 2.0);
-        if !(a.is_finite() && b.is_finite()) || a.min(b) < min_radius || a.max(b) > 1.2 * w.max(h) as f32 {
-            continue;
-        }
-        // Seen at an angle a disc is an ellipse, but not a very thin one.
-        if a.min(b) / a.max(b) < 0.45 {
-            continue;
-        }
-        let region = CardRegion { center: (rect.center.x, rect.center.y), axes: (a, b), angle_deg: rect.angle };
-        if is_arc && !follows_rim(&contour, &region) {
-            continue;
-        }
-        let point = |t: f32, k: f32| region.rim_point(t, k);
-        let samples = 96;
-        let (mut on_edge, mut inside_white, mut visible) = (0, 0, 0);
-        for i in 0..samples {
-            let t = i as f32 / samples as f32 * std::f32::consts::TAU;
-            let (x, y) = point(t, 1.0);
-            if at(edge_bytes, x, y).is_some() {
-                visible += 1;
-                // The rim may lie a pixel or two off the fitted ellipse.
-                if [0.97, 1.0, 1.03].iter().any(|&k| {
-                    let (x, y) = point(t, k);
-                    at(edge_bytes, x, y).is_some_and(|e| e > 0)
-                }) {
-                    on_edge += 1;
-                }
+        for region in fitted_regions(&contour, is_arc)? {
+            if !card_sized(&region, min_radius, w, h) {
+                continue;
             }
-            let (x, y) = point(t, 0.9);
-            if at(white_bytes, x, y).is_some_and(|v| v as f32 >= white_thr) {
-                inside_white += 1;
+            let evidence = evidence.support(&region);
+            if evidence.is_card() {
+                found.push((evidence.score(), region));
             }
         }
-        let edge_support = on_edge as f32 / samples as f32;
-        let white_support = inside_white as f32 / samples as f32;
-        // Cards partly out of the frame keep their visible rim.
-        if visible < samples / 2 || edge_support < 0.4 || white_support < 0.55 {
-            continue;
-        }
-        found.push((edge_support + white_support, region));
     }
     let cards = pick_cards(found);
     let inv = 1.0 / scale as f32;
@@ -315,6 +502,27 @@ mod tests {
         // The first axis (40) lies along 90 degrees: straight down in the image.
         let rim = r.to_image((CANON as f32, half));
         assert!((rim.0 - 100.0).abs() < 1e-3 && (rim.1 - 90.0).abs() < 1e-3, "{rim:?}");
+    }
+
+    #[test]
+    fn a_white_disc_on_white_paper_is_found_by_its_shadowed_side() {
+        let mut img =
+            Mat::new_rows_cols_with_default(360, 480, core::CV_8UC3, Scalar::new(213.0, 213.0, 212.0, 0.0)).unwrap();
+        let (centre, r) = (Point::new(250, 170), 100);
+        imgproc::circle(&mut img, centre, r, Scalar::new(216.0, 215.0, 215.0, 0.0), -1, imgproc::LINE_AA, 0).unwrap();
+        // The shadow along a third of the rim; elsewhere card and paper all but meet.
+        let shadow = Scalar::new(150.0, 148.0, 146.0, 0.0);
+        imgproc::ellipse(&mut img, centre, Size::new(r + 2, r + 2), 0.0, -10.0, 120.0, shadow, 3, imgproc::LINE_AA, 0)
+            .unwrap();
+        for (k, colour) in [(0, (40.0, 40.0, 200.0)), (1, (40.0, 160.0, 40.0)), (2, (200.0, 80.0, 40.0))] {
+            let at = Point::new(220 + 30 * k, 150 + 20 * (k % 2));
+            imgproc::circle(&mut img, at, 14, Scalar::new(colour.0, colour.1, colour.2, 0.0), -1, imgproc::LINE_AA, 0)
+                .unwrap();
+        }
+        let cards = find_cards(&img).unwrap();
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        let c = cards[0];
+        assert!(distance(c.center, (250.0, 170.0)) < 5.0 && (c.radius() - 101.0).abs() < 5.0, "{c:?}");
     }
 
     #[test]

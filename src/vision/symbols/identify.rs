@@ -97,9 +97,13 @@ impl SymbolRecognizer {
         &self.deck
     }
 
-    /// Every round card in a BGR frame.
+    /// Every round card in a BGR frame. A deck holds each card once: where two round things are
+    /// named the same card, only the surer keeps the name.
     pub fn detect(&self, bgr: &Mat) -> Result<Vec<SymbolCardDetection>> {
-        find_cards(bgr)?.into_iter().map(|region| self.identify_region(bgr, region)).collect()
+        let mut found: Vec<SymbolCardDetection> =
+            find_cards(bgr)?.into_iter().map(|region| self.identify_region(bgr, region)).collect::<Result<_>>()?;
+        named_once(&mut found);
+        Ok(found)
     }
 
     /// Identifies the card in one region of a frame.
@@ -214,6 +218,28 @@ impl SymbolRecognizer {
     }
 }
 
+/// Leaves each card named by at most one detection, the most confident (the first on a tie).
+fn named_once(found: &mut [SymbolCardDetection]) {
+    for i in 0..found.len() {
+        let Some(card) = found[i].card else { continue };
+        let surer = found.iter().enumerate().any(|(j, d)| {
+            j != i
+                && d.card == Some(card)
+                && (d.confidence > found[i].confidence || (d.confidence == found[i].confidence && j < i))
+        });
+        if surer {
+            let d = &mut found[i];
+            d.card = None;
+            d.confidence = 0.0;
+            for s in &mut d.symbols {
+                s.symbol = None;
+                s.name = None;
+                s.confidence = 0.0;
+            }
+        }
+    }
+}
+
 /// Canonical size, re-exported for callers drawing canonical cards.
 pub const CANONICAL_DIAMETER: i32 = CANON;
 
@@ -233,5 +259,27 @@ impl SymbolRecognizer {
     /// One frame's round cards, for the mini-game referee.
     pub fn round_cards(&self, bgr: &Mat) -> Result<Vec<crate::referee::minigame::RoundCard>> {
         Ok(self.detect(bgr)?.iter().map(SymbolCardDetection::round_card).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(card: Option<CardId>, confidence: f64) -> SymbolCardDetection {
+        let region = CardRegion { center: (0.0, 0.0), axes: (50.0, 50.0), angle_deg: 0.0 };
+        let symbols =
+            vec![SeenSymbol { symbol: Some(3), name: Some("x".into()), center: (0.0, 0.0), confidence, raw: None }];
+        SymbolCardDetection { card, confidence, region, symbols }
+    }
+
+    #[test]
+    fn a_card_named_twice_keeps_the_name_only_where_it_is_surer() {
+        let mut found =
+            vec![named(Some(7), 0.3), named(Some(7), 0.8), named(Some(2), 0.4), named(Some(2), 0.4), named(None, 0.0)];
+        named_once(&mut found);
+        let cards: Vec<Option<CardId>> = found.iter().map(|d| d.card).collect();
+        assert_eq!(cards, vec![None, Some(7), Some(2), None, None]);
+        assert!(found[0].symbols.iter().all(|s| s.symbol.is_none()) && found[0].confidence == 0.0);
     }
 }
