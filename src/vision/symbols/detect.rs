@@ -183,7 +183,7 @@ fn pick_cards(found: Vec<(f32, CardRegion)>) -> Vec<CardRegion> {
 
 /// Whether an arc is a long stretch of the rim of the ellipse fitted to it: a piece of outline
 /// between the symbols of one card (rim, then the edge of a symbol) fits some ellipse, but poorly.
-fn follows_rim(arc: &Vector<Point>, region: &CardRegion) -> bool {
+fn follows_rim(arc: &[Point], region: &CardRegion) -> bool {
     let perimeter = std::f32::consts::PI * (region.axes.0 + region.axes.1);
     let close =
         arc.iter().filter(|p| (region.scaled_distance((p.x as f32, p.y as f32)) - 1.0).abs() < RIM_TOLERANCE).count();
@@ -192,7 +192,7 @@ fn follows_rim(arc: &Vector<Point>, region: &CardRegion) -> bool {
 
 /// The least-squares circle through a contour's points (centre, radius): a short stretch of a
 /// rim fixes a circle well where an ellipse fitted to it is unstable.
-fn fit_circle(points: &Vector<Point>) -> Option<((f32, f32), f32)> {
+fn fit_circle(points: &[Point]) -> Option<((f32, f32), f32)> {
     let n = points.len() as f64;
     if n < 10.0 {
         return None;
@@ -345,17 +345,19 @@ fn card_sized(region: &CardRegion, min_radius: f32, w: i32, h: i32) -> bool {
 /// side of a white card on white paper may be all its rim that shows).
 fn fitted_regions(contour: &Vector<Point>, is_arc: bool) -> Result<Vec<CardRegion>> {
     let mut regions = Vec::new();
+    // Points copied out once: reading an OpenCV vector point by point crosses into C++ each time.
+    let points = contour.to_vec();
     let rect = imgproc::fit_ellipse(contour)?;
     let ellipse = CardRegion {
         center: (rect.center.x, rect.center.y),
         axes: (rect.size.width / 2.0, rect.size.height / 2.0),
         angle_deg: rect.angle,
     };
-    let around = if is_arc { follows_rim(contour, &ellipse) } else { sectors_covered(contour, &ellipse) >= 24 };
+    let around = if is_arc { follows_rim(&points, &ellipse) } else { sectors_covered(&points, &ellipse) >= 24 };
     if around {
         regions.push(ellipse);
     }
-    if let Some(circle) = trimmed_circle(contour) {
+    if let Some(circle) = trimmed_circle(&points) {
         regions.push(circle);
     }
     Ok(regions)
@@ -364,14 +366,15 @@ fn fitted_regions(contour: &Vector<Point>, is_arc: bool) -> Result<Vec<CardRegio
 /// The circle along which most of a contour runs: fitted, refitted to the points near it (an arc
 /// of rim traced together with the edges of a symbol touching it), and kept when those points
 /// cover a quarter of its rim.
-fn trimmed_circle(contour: &Vector<Point>) -> Option<CardRegion> {
+fn trimmed_circle(contour: &[Point]) -> Option<CardRegion> {
     let (mut center, mut r) = fit_circle(contour)?;
-    let mut near = contour.clone();
+    let mut near = contour.to_vec();
     for _ in 0..3 {
         let region = CardRegion { center, axes: (r, r), angle_deg: 0.0 };
         near = contour
             .iter()
             .filter(|p| (region.scaled_distance((p.x as f32, p.y as f32)) - 1.0).abs() < 2.0 * RIM_TOLERANCE)
+            .copied()
             .collect();
         (center, r) = fit_circle(&near)?;
     }
@@ -381,7 +384,7 @@ fn trimmed_circle(contour: &Vector<Point>) -> Option<CardRegion> {
 }
 
 /// How many of 48 sectors of a circle's rim the points lie in.
-fn sectors_covered(points: &Vector<Point>, region: &CardRegion) -> usize {
+fn sectors_covered(points: &[Point], region: &CardRegion) -> usize {
     let mut sectors = [false; 48];
     for p in points.iter() {
         let t = (p.y as f32 - region.center.1).atan2(p.x as f32 - region.center.0);
@@ -393,6 +396,96 @@ fn sectors_covered(points: &Vector<Point>, region: &CardRegion) -> usize {
 
 /// Finds the round cards in a BGR frame, largest first.
 pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
+    Ok(find_cards_and_clusters(bgr)?.cards)
+}
+
+/// What the finder sees in a frame.
+pub struct Found {
+    /// Round cards found by their rims, largest first.
+    pub cards: Vec<CardRegion>,
+    /// The ink blobs on whitish ground (centre, area), in image pixels.
+    ink: Vec<((f32, f32), f32)>,
+    /// The median radius of the cards found.
+    radius: Option<f32>,
+}
+
+impl Found {
+    /// Discs the size of the found cards around the clusters of symbols that none of `cards`
+    /// holds (a white card on white paper whose rim makes no edge at all, or one whose rim was
+    /// fitted badly). Only candidates: the caller keeps one when it reads as a card.
+    pub fn clusters(&self, cards: &[CardRegion]) -> Vec<CardRegion> {
+        self.radius.map_or_else(Vec::new, |radius| symbol_clusters(&self.ink, cards, radius))
+    }
+}
+
+/// Symbols of one card: at least this many ink blobs near each other ...
+const CLUSTER_MIN_BLOBS: usize = 5;
+/// ... within this share of a card's radius of their centre (symbols are printed clear of the rim).
+const CLUSTER_REACH: f32 = 0.8;
+
+/// The ink blobs lying on whitish ground: the holes of the whitish mask, as (centre, area).
+fn ink_blobs(mask: &Mat) -> Result<Vec<((f32, f32), f32)>> {
+    let mut contours = Vector::<Vector<Point>>::new();
+    let mut hierarchy = Vector::<core::Vec4i>::new();
+    imgproc::find_contours_with_hierarchy(
+        mask,
+        &mut contours,
+        &mut hierarchy,
+        imgproc::RETR_CCOMP,
+        imgproc::CHAIN_APPROX_SIMPLE,
+        Point::new(0, 0),
+    )?;
+    let mut blobs = Vec::new();
+    for (contour, links) in contours.iter().zip(hierarchy.iter()) {
+        // With two levels, a contour with a parent is a hole in a whitish region.
+        if links[3] < 0 {
+            continue;
+        }
+        let m = imgproc::moments_def(&contour)?;
+        if m.m00 > 0.0 {
+            blobs.push((((m.m10 / m.m00) as f32, (m.m01 / m.m00) as f32), m.m00 as f32));
+        }
+    }
+    Ok(blobs)
+}
+
+/// Discs of radius `radius` around clusters of ink blobs outside the cards found: from each blob
+/// not yet taken, the centre moves to the mean of the blobs within reach until it settles.
+fn symbol_clusters(blobs: &[((f32, f32), f32)], cards: &[CardRegion], radius: f32) -> Vec<CardRegion> {
+    let area = std::f32::consts::PI * radius * radius;
+    // A symbol covers about 1 % to 10 % of its card; smaller holes are specks and lines.
+    let mut free: Vec<(f32, f32)> = blobs
+        .iter()
+        .filter(|(c, a)| *a >= 0.002 * area && *a <= 0.15 * area && cards.iter().all(|r| r.scaled_distance(*c) > 1.05))
+        .map(|(c, _)| *c)
+        .collect();
+    let reach = CLUSTER_REACH * radius;
+    let mut clusters = Vec::new();
+    while let Some(&start) = free.first() {
+        let mut centre = start;
+        for _ in 0..10 {
+            let near: Vec<&(f32, f32)> = free.iter().filter(|b| distance(**b, centre) <= reach).collect();
+            let n = near.len() as f32;
+            let mean = near.iter().fold((0.0, 0.0), |m, b| (m.0 + b.0 / n, m.1 + b.1 / n));
+            let settled = distance(mean, centre) < 0.5;
+            centre = mean;
+            if settled {
+                break;
+            }
+        }
+        let taken = free.iter().filter(|b| distance(**b, centre) <= reach).count();
+        let overlaps = cards.iter().chain(&clusters).any(|c: &CardRegion| distance(c.center, centre) < 1.5 * radius);
+        if taken >= CLUSTER_MIN_BLOBS && !overlaps {
+            clusters.push(CardRegion { center: centre, axes: (radius, radius), angle_deg: 0.0 });
+        }
+        // The start blob goes whatever happens, so that the loop ends.
+        free.retain(|b| *b != start && distance(*b, centre) > reach);
+    }
+    clusters
+}
+
+/// Finds the round cards in a BGR frame, and the clusters of symbols that may be cards.
+pub fn find_cards_and_clusters(bgr: &Mat) -> Result<Found> {
     let bgr = if bgr.is_continuous() { bgr.clone() } else { bgr.try_clone()? };
     // Work at most 640 pixels wide: cards are large, and edges are cleaner.
     let scale = (640.0 / bgr.cols().max(bgr.rows()) as f64).min(1.0);
@@ -453,9 +546,8 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
             }
         }
     }
-    let cards = pick_cards(found);
     let inv = 1.0 / scale as f32;
-    let mut cards: Vec<CardRegion> = cards
+    let mut cards: Vec<CardRegion> = pick_cards(found)
         .into_iter()
         .map(|c| CardRegion {
             center: (c.center.0 * inv, c.center.1 * inv),
@@ -464,7 +556,9 @@ pub fn find_cards(bgr: &Mat) -> Result<Vec<CardRegion>> {
         })
         .collect();
     cards.sort_by(|x, y| y.radius().total_cmp(&x.radius()));
-    Ok(cards)
+    let ink = ink_blobs(&mask)?.into_iter().map(|(c, a)| ((c.0 * inv, c.1 * inv), a * inv * inv)).collect();
+    let radius = cards.get(cards.len() / 2).map(CardRegion::radius);
+    Ok(Found { cards, ink, radius })
 }
 
 /// Warps one card to a canonical `CANON` x `CANON` disc (BGR).
@@ -523,6 +617,26 @@ mod tests {
         assert_eq!(cards.len(), 1, "{cards:?}");
         let c = cards[0];
         assert!(distance(c.center, (250.0, 170.0)) < 5.0 && (c.radius() - 101.0).abs() < 5.0, "{c:?}");
+    }
+
+    #[test]
+    fn symbols_clustered_outside_the_cards_found_make_a_disc_of_their_size() {
+        let ring = |c: (f32, f32)| -> Vec<((f32, f32), f32)> {
+            (0..7)
+                .map(|k| (k as f32).to_radians() * 51.0)
+                .map(|t| ((c.0 + 45.0 * t.cos(), c.1 + 45.0 * t.sin()), 300.0))
+                .collect()
+        };
+        let found = CardRegion { center: (100.0, 100.0), axes: (80.0, 80.0), angle_deg: 0.0 };
+        // A found card's symbols, a card's symbols nobody found, and three stray specks.
+        let mut blobs = ring((100.0, 100.0));
+        blobs.extend(ring((300.0, 120.0)));
+        blobs.extend([((500.0, 400.0), 300.0), ((520.0, 380.0), 300.0), ((200.0, 400.0), 2.0)]);
+        let clusters = symbol_clusters(&blobs, &[found], 80.0);
+        assert_eq!(clusters.len(), 1, "{clusters:?}");
+        assert!(distance(clusters[0].center, (300.0, 120.0)) < 8.0 && clusters[0].radius() == 80.0, "{clusters:?}");
+        // With no card found, both clusters are candidates.
+        assert_eq!(symbol_clusters(&blobs, &[], 80.0).len(), 2);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use opencv::core::Mat;
 
 use super::blobs::Blob;
 use super::describe::distance;
-use super::detect::{CANON, CardRegion, find_cards, rectify};
+use super::detect::{CANON, CardRegion, find_cards_and_clusters, rectify};
 use super::enroll::{SymbolProfile, enroll_rendered, observe_canonical};
 use crate::symbols::deck::{CardId, Deck, SymbolId, decode};
 use crate::symbols::render::PictureDeck;
@@ -23,6 +23,12 @@ const MIN_CONFIDENCE: f64 = 0.03;
 /// has one card that fits its blobs least badly (the retail deck's cards fit their photos at 0.35
 /// and up, Cipher cards fit retail cards at 0.15 to 0.42).
 const MIN_FIT: f32 = 0.25;
+
+/// Two symbols fix a card, but two misread blobs can fix a wrong one: a third symbol of the card
+/// must explain a blob too.
+const MIN_EXPLAINED: usize = 3;
+/// A cluster of symbols found without its rim is a card only when its reading is this sure.
+const MIN_CLUSTER_CONFIDENCE: f64 = 0.15;
 
 /// A symbol seen on a card.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,11 +103,22 @@ impl SymbolRecognizer {
         &self.deck
     }
 
-    /// Every round card in a BGR frame. A deck holds each card once: where two round things are
-    /// named the same card, only the surer keeps the name.
+    /// Every round card in a BGR frame, and each cluster of symbols that reads as a card. A deck
+    /// holds each card once: where two round things are named the same card, only the surer keeps
+    /// the name.
     pub fn detect(&self, bgr: &Mat) -> Result<Vec<SymbolCardDetection>> {
+        let seen = find_cards_and_clusters(bgr)?;
         let mut found: Vec<SymbolCardDetection> =
-            find_cards(bgr)?.into_iter().map(|region| self.identify_region(bgr, region)).collect::<Result<_>>()?;
+            seen.cards.iter().map(|&region| self.identify_region(bgr, region)).collect::<Result<_>>()?;
+        let named: Vec<CardRegion> = found.iter().filter(|d| d.card.is_some()).map(|d| d.region).collect();
+        for region in seen.clusters(&named) {
+            let detection = self.identify_region(bgr, region)?;
+            if detection.card.is_some() && detection.confidence >= MIN_CLUSTER_CONFIDENCE {
+                // A round thing read as nothing where the cluster lies was this card, badly fitted.
+                found.retain(|d| d.card.is_some() || apart(d.region.center, region.center) >= region.radius());
+                found.push(detection);
+            }
+        }
         named_once(&mut found);
         Ok(found)
     }
@@ -190,10 +207,10 @@ impl SymbolRecognizer {
         let decoded = decode(&self.deck, &readings);
         let agrees = decoded.as_ref().is_some_and(|d| d.card == card);
         let fit = 1.0 - best_cost / (D_CAP * blobs.len() as f32);
-        if blobs.len() < 2 || on_card < 2 || fit < MIN_FIT {
+        let explained = of_blob.iter().filter(|s| s.is_some()).count();
+        if blobs.len() < 2 || on_card < 2 || fit < MIN_FIT || explained < MIN_EXPLAINED {
             return unknown();
         }
-        let explained = of_blob.iter().filter(|s| s.is_some()).count();
         let margin = ((runner_up - best_cost) / D_CAP).max(0.0) as f64;
         let mut confidence = (margin / 2.0).min(1.0) * (explained as f64 / blobs.len() as f64);
         if !agrees {
@@ -216,6 +233,11 @@ impl SymbolRecognizer {
             .collect();
         SymbolCardDetection { card: Some(card), confidence, region, symbols }
     }
+}
+
+/// How far apart two points are, in pixels.
+fn apart(a: (f32, f32), b: (f32, f32)) -> f32 {
+    (a.0 - b.0).hypot(a.1 - b.1)
 }
 
 /// Leaves each card named by at most one detection, the most confident (the first on a tie).
