@@ -149,9 +149,9 @@ fn webcam_tables_are_read_with_no_wrong_name() {
     let r = evaluate_images(&recognizer, &images).unwrap();
     eprintln!("webcam tables\n{}", r.text());
     assert_eq!((r.images, r.cards, r.pairs_in_photo), (35, 132, 250));
-    // Measured: 125/132 named right, 1 wrong, 219/250 pairs (the bars of issue 53: 97 %, none,
+    // Measured: 126/132 named right, 1 wrong, 224/250 pairs (the bars of issue 53: 97 %, none,
     // 95 %).
-    assert!(r.card_accuracy() >= 0.94, "{}", r.text());
+    assert!(r.card_accuracy() >= 0.95, "{}", r.text());
     assert!(r.wrong_names() <= 1, "{}", r.text());
-    assert!(r.referee_accuracy_in_photo() >= 0.87, "{}", r.text());
+    assert!(r.referee_accuracy_in_photo() >= 0.89, "{}", r.text());
 }

@@ -477,9 +477,11 @@ fn symbol_clusters(blobs: &[((f32, f32), f32)], cards: &[CardRegion], radius: f3
         let overlaps = cards.iter().chain(&clusters).any(|c: &CardRegion| distance(c.center, centre) < 1.5 * radius);
         if taken >= CLUSTER_MIN_BLOBS && !overlaps {
             clusters.push(CardRegion { center: centre, axes: (radius, radius), angle_deg: 0.0 });
+            free.retain(|b| distance(*b, centre) > reach);
         }
-        // The start blob goes whatever happens, so that the loop ends.
-        free.retain(|b| *b != start && distance(*b, centre) > reach);
+        // The start blob goes whatever happens, so that the loop ends; the blobs of a cluster that
+        // is not taken stay free to gather round another centre.
+        free.retain(|b| *b != start);
     }
     clusters
 }
