@@ -129,7 +129,8 @@ fn rim_arcs(contour: &Vector<Point>, min_depth: f32) -> Result<Vec<Vector<Point>
     Ok(arcs)
 }
 
-fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
+/// How far apart two points are, in pixels.
+pub(super) fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
 }
 
@@ -368,7 +369,7 @@ fn fitted_regions(contour: &Vector<Point>, is_arc: bool) -> Result<Vec<CardRegio
 /// cover a quarter of its rim.
 fn trimmed_circle(contour: &[Point]) -> Option<CardRegion> {
     let (mut center, mut r) = fit_circle(contour)?;
-    let mut near = contour.to_vec();
+    let mut near = Vec::new();
     for _ in 0..3 {
         let region = CardRegion { center, axes: (r, r), angle_deg: 0.0 };
         near = contour

@@ -9,7 +9,7 @@ use anyhow::Result;
 use super::enroll::read_image;
 use super::identify::{SymbolCardDetection, SymbolRecognizer};
 use super::labels::{LabelledImage, read_labels};
-use crate::symbols::deck::{CardId, Deck};
+use crate::symbols::deck::{CardId, Deck, SymbolId};
 
 /// What an evaluation measured.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -139,24 +139,28 @@ fn repeated(found: &[SymbolCardDetection]) -> usize {
     all - named.len()
 }
 
+/// The shared symbol of two labelled cards (true id, recognised id) when their recognised ids give
+/// the true one.
+fn shared_right(
+    deck: &Deck,
+    (ta, ga): (CardId, Option<CardId>),
+    (tb, gb): (CardId, Option<CardId>),
+) -> Option<SymbolId> {
+    let got = match (ga, gb) {
+        (Some(a), Some(b)) if a != b => deck.shared_symbol(a, b),
+        _ => None,
+    };
+    got.filter(|_| got == deck.shared_symbol(ta, tb))
+}
+
 /// The pairs of different labelled cards among `cards` (true id, recognised id), and those whose
 /// recognised ids give the true shared symbol.
 fn shared_symbols_right(deck: &Deck, cards: &[(CardId, Option<CardId>)]) -> (usize, usize) {
     let (mut pairs, mut right) = (0, 0);
-    for (i, (ta, ga)) in cards.iter().enumerate() {
-        for (tb, gb) in &cards[i + 1..] {
-            if ta == tb {
-                continue;
-            }
+    for (i, &a) in cards.iter().enumerate() {
+        for &b in cards[i + 1..].iter().filter(|b| b.0 != a.0) {
             pairs += 1;
-            let truth = deck.shared_symbol(*ta, *tb);
-            let got = match (ga, gb) {
-                (Some(a), Some(b)) if a != b => deck.shared_symbol(*a, *b),
-                _ => None,
-            };
-            if got.is_some() && got == truth {
-                right += 1;
-            }
+            right += usize::from(shared_right(deck, a, b).is_some());
         }
     }
     (pairs, right)
@@ -231,14 +235,9 @@ pub fn evaluate_images(recognizer: &SymbolRecognizer, images: &[LabelledImage]) 
                 continue;
             }
             report.pairs += 1;
-            let truth = deck.shared_symbol(*ta, *tb);
-            let got = match (ga, gb) {
-                (Some(a), Some(b)) if a != b => deck.shared_symbol(*a, *b),
-                _ => None,
-            };
-            if got.is_some() && got == truth {
+            if let Some(s) = shared_right(deck, (*ta, *ga), (*tb, *gb)) {
                 report.pairs_correct += 1;
-                if got.is_some_and(|s| na.contains(&s) && nb.contains(&s)) {
+                if na.contains(&s) && nb.contains(&s) {
                     report.pairs_located += 1;
                 }
             }

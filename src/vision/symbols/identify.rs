@@ -8,7 +8,7 @@ use opencv::core::Mat;
 
 use super::blobs::Blob;
 use super::describe::distance;
-use super::detect::{CANON, CardRegion, find_cards_and_clusters, rectify};
+use super::detect::{CANON, CardRegion, distance as apart, find_cards_and_clusters, rectify};
 use super::enroll::{SymbolProfile, enroll_rendered, observe_canonical};
 use crate::symbols::deck::{CardId, Deck, SymbolId, decode};
 use crate::symbols::render::PictureDeck;
@@ -233,11 +233,6 @@ impl SymbolRecognizer {
             .collect();
         SymbolCardDetection { card: Some(card), confidence, region, symbols }
     }
-}
-
-/// How far apart two points are, in pixels.
-fn apart(a: (f32, f32), b: (f32, f32)) -> f32 {
-    (a.0 - b.0).hypot(a.1 - b.1)
 }
 
 /// Leaves each card named by at most one detection, the most confident (the first on a tie).
