@@ -15,7 +15,7 @@ use card_referee::vision::symbols::photo_scene::{SceneExtras, cut_cards, photo_s
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/symbols");
 
-// Measured: piles learnt from 24 of 24 deals, tops read 99 of 118, none mistaken.
+// Measured: piles learnt from 24 of 24 deals, tops read 104 of 118, none mistaken.
 #[test]
 fn the_top_of_each_untidy_pile_of_real_cards_is_read_or_left_unread_never_mistaken() {
     let deck_path = Path::new(DATA).join("retail-deck/deck.json");

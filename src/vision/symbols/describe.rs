@@ -1,6 +1,7 @@
 //! Blob descriptors that survive a change of camera, scale and rotation: a hue histogram (with
-//! bins for unsaturated dark and light ink), a radial profile of the ink around its centroid, and
-//! log-scaled Hu moments of the ink mask.
+//! bins for unsaturated dark and light ink), a radial profile of the ink around its centroid,
+//! log-scaled Hu moments of the ink mask, and how the ink is spread round the centroid in rings
+//! (the magnitudes of each ring's angular Fourier terms, which a rotation leaves unchanged).
 
 use super::blobs::Blob;
 
@@ -9,13 +10,21 @@ const GREY_BINS: usize = 3;
 const RADIAL_BINS: usize = 8;
 const HU: usize = 4;
 const COLOUR: usize = HUE_BINS + GREY_BINS;
+/// Rings of the angular part, each half the ink's RMS radius wide (the last one open).
+const RINGS: usize = 4;
+/// The Fourier terms kept: 1 to `FREQS` (the 0th is the radial profile).
+const FREQS: usize = 4;
+const ANGULAR: usize = RINGS * FREQS;
 /// Length of a descriptor.
-pub const LEN: usize = COLOUR + RADIAL_BINS + HU;
+pub const LEN: usize = COLOUR + RADIAL_BINS + HU + ANGULAR;
 
-/// Weights of the three parts in the distance.
+/// Weights of the four parts in the distance. Colour and the radial profile alone confuse
+/// symbols of one colour and size across webcams (a yellow cheese read as a yellow car); the
+/// angular part tells their shapes apart.
 const W_COLOUR: f32 = 1.0;
 const W_RADIAL: f32 = 0.6;
 const W_HU: f32 = 0.08;
+const W_ANGULAR: f32 = 1.5;
 
 fn hsv(p: [u8; 3]) -> (f32, f32, f32) {
     let (b, g, r) = (p[0] as f32, p[1] as f32, p[2] as f32);
@@ -93,7 +102,40 @@ pub fn describe(blob: &Blob) -> Vec<f32> {
     for (i, h) in [h1, h2, h3, h4].into_iter().enumerate() {
         d[base + i] = -(h.abs().max(1e-12)).log10() as f32;
     }
+    let base = base + HU;
+    d[base..base + ANGULAR].copy_from_slice(&angular_spread(blob, rms));
     d
+}
+
+/// The ink's spread round its centroid: per ring, the magnitudes of the first `FREQS` angular
+/// Fourier terms of the ink, as fractions of all the ink. Each pixel adds its direction raised to
+/// the k-th power (as a complex number), which needs no angle.
+fn angular_spread(blob: &Blob, rms: f32) -> [f32; ANGULAR] {
+    let n = blob.pixels.len().max(1) as f32;
+    let (cx, cy) = blob.center;
+    let mut sums = [[(0.0f32, 0.0f32); FREQS]; RINGS];
+    for &(x, y, _) in &blob.pixels {
+        let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+        let r = (dx * dx + dy * dy).sqrt();
+        if r < 1e-3 {
+            continue;
+        }
+        let ring = &mut sums[((r / rms * 2.0) as usize).min(RINGS - 1)];
+        let unit = (dx / r, dy / r);
+        let mut power = unit;
+        for term in ring.iter_mut() {
+            term.0 += power.0;
+            term.1 += power.1;
+            power = (power.0 * unit.0 - power.1 * unit.1, power.0 * unit.1 + power.1 * unit.0);
+        }
+    }
+    let mut out = [0.0f32; ANGULAR];
+    for (r, ring) in sums.iter().enumerate() {
+        for (k, &(re, im)) in ring.iter().enumerate() {
+            out[r * FREQS + k] = (re * re + im * im).sqrt() / n;
+        }
+    }
+    out
 }
 
 /// Distance between two descriptors (0 for equal ones).
@@ -101,8 +143,9 @@ pub fn distance(a: &[f32], b: &[f32]) -> f32 {
     let l1 = |r: std::ops::Range<usize>| r.map(|i| (a[i] - b[i]).abs()).sum::<f32>();
     let colour = l1(0..COLOUR);
     let radial = l1(COLOUR..COLOUR + RADIAL_BINS);
-    let hu = l1(COLOUR + RADIAL_BINS..LEN);
-    W_COLOUR * colour + W_RADIAL * radial + W_HU * hu
+    let hu = l1(COLOUR + RADIAL_BINS..COLOUR + RADIAL_BINS + HU);
+    let angular = l1(COLOUR + RADIAL_BINS + HU..LEN);
+    W_COLOUR * colour + W_RADIAL * radial + W_HU * hu + W_ANGULAR * angular
 }
 
 #[cfg(test)]
@@ -128,5 +171,42 @@ mod tests {
         let c = describe(&disc(60.0, 60.0, 20.0, [220, 0, 0]));
         assert!(distance(&a, &b) < 0.2, "{}", distance(&a, &b));
         assert!(distance(&a, &c) > 1.0, "{}", distance(&a, &c));
+    }
+
+    /// An L of ink: a bar and a foot, turned by `quarter` quarter turns about (120, 120).
+    fn ell(quarter: usize) -> Blob {
+        let mut pixels = Vec::new();
+        for y in 80..160u16 {
+            for x in 80..160u16 {
+                let (u, v) = (x - 80, y - 80);
+                if u < 20 || v >= 60 {
+                    let (rx, ry) = match quarter % 4 {
+                        0 => (x, y),
+                        1 => (240 - y, x),
+                        2 => (240 - x, 240 - y),
+                        _ => (y, 240 - x),
+                    };
+                    pixels.push((rx, ry, [0, 0, 0]));
+                }
+            }
+        }
+        let k = pixels.len() as f32;
+        let (sx, sy) = pixels.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 as f32, a.1 + p.1 as f32));
+        Blob { center: (sx / k, sy / k), pixels }
+    }
+
+    #[test]
+    fn the_angular_part_ignores_a_turn_and_tells_an_ell_from_a_square() {
+        let part = |b: &Blob| describe(b)[COLOUR + RADIAL_BINS + HU..].to_vec();
+        let l1 = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f32>();
+        let upright = part(&ell(0));
+        let square = part(&Blob {
+            pixels: (80..160u16).flat_map(|y| (80..160u16).map(move |x| (x, y, [0, 0, 0]))).collect(),
+            center: (119.5, 119.5),
+        });
+        for quarter in 1..4 {
+            assert!(l1(&upright, &part(&ell(quarter))) < 0.05, "turned {quarter} quarters");
+        }
+        assert!(l1(&upright, &square) > 0.2, "{}", l1(&upright, &square));
     }
 }

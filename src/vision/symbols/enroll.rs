@@ -24,8 +24,9 @@ use super::detect::{CANON, find_cards, rectify};
 use crate::symbols::deck::{CardId, Deck, SymbolId};
 use crate::symbols::render::{PictureDeck, render_card};
 
-/// Format tag of a profile file.
-pub const PROFILE_FORMAT: &str = "symbol-profile/1";
+/// Format tag of a profile file (2: descriptors with the angular part; a profile of format 1 must
+/// be enrolled again).
+pub const PROFILE_FORMAT: &str = "symbol-profile/2";
 
 /// Learnt appearances of every symbol of a deck.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,6 +55,11 @@ impl SymbolProfile {
     pub fn parse(text: &str) -> std::result::Result<SymbolProfile, String> {
         let profile: SymbolProfile = serde_json::from_str(text)
             .map_err(|e| format!("malformed profile: {}", crate::text_input::json_error(&e)))?;
+        if profile.format == "symbol-profile/1" {
+            return Err(
+                "profile format symbol-profile/1 was learnt by an older symbol reader: enrol the deck again".into()
+            );
+        }
         if profile.format != PROFILE_FORMAT {
             return Err(format!("unknown profile format {}", crate::text_input::escaped(&profile.format)));
         }
@@ -331,5 +337,15 @@ mod tests {
     fn greedy_assignment_is_one_to_one() {
         let costs = vec![vec![0.1, 0.2], vec![0.05, 0.9], vec![0.3, 0.3]];
         assert_eq!(greedy_assign(&costs), vec![Some(1), Some(0), None]);
+    }
+
+    #[test]
+    fn a_profile_of_the_older_descriptors_asks_to_enrol_again() {
+        let old = r#"{"format": "symbol-profile/1", "deck": "retail", "symbols": []}"#;
+        assert!(SymbolProfile::parse(old).unwrap_err().contains("enrol the deck again"));
+        let short = format!(
+            r#"{{"format": "{PROFILE_FORMAT}", "deck": "d", "symbols": [{{"name": "a", "exemplars": [[0.5]]}}]}}"#
+        );
+        assert!(SymbolProfile::parse(&short).unwrap_err().contains(&format!("has 1 values (expected {LEN})")));
     }
 }

@@ -14,15 +14,16 @@ use crate::symbols::deck::{CardId, Deck, SymbolId, decode};
 use crate::symbols::render::PictureDeck;
 
 /// A blob further than this from every exemplar of a symbol counts as not showing it.
-const D_CAP: f32 = 1.2;
+const D_CAP: f32 = 2.4;
 /// Below this confidence the evidence does not single out a card: the round thing is reported as
 /// unknown (cards of another deck score about 0.0-0.04; deck cards in the retail photos 0.04 up).
 const MIN_CONFIDENCE: f64 = 0.03;
 /// How well the best card must explain the blobs on average (1: every blob matches a symbol of it
 /// exactly, 0: none matches at all). Beating the runner-up is not enough: a card of another deck
-/// has one card that fits its blobs least badly (the retail deck's cards fit their photos at 0.35
-/// and up, Cipher cards fit retail cards at 0.15 to 0.42).
-const MIN_FIT: f32 = 0.25;
+/// has one card that fits its blobs least badly (retail cards in webcam photos fit the profile
+/// enrolled from another webcam at 0.38 and up, from flatbed scans at 0.25 and up; rendered Cipher
+/// cards fit the retail deck at 0.34 at most).
+const MIN_FIT: f32 = 0.35;
 
 /// Two symbols fix a card, but two misread blobs can fix a wrong one: a third symbol of the card
 /// must explain a blob too.
