@@ -9,7 +9,7 @@ use opencv::{core, imgproc, prelude::*};
 use super::classify::{GLYPH_H, GLYPH_W, GlyphFeature, spade_or_club};
 use super::pixels::rectify_sized;
 use super::types::Quad;
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Rank, Suit};
 
 /// The face is looked at this size (a card's proportions).
 const W: i32 = 160;
@@ -45,6 +45,8 @@ pub struct Centre {
     pub gold: bool,
     /// The suit the pips' own shape shows, where every pip clear enough to tell says the same.
     pub suit: Option<Suit>,
+    /// The whole face lies inside the picture (a face cut by its edge shows part of its centre).
+    pub whole: bool,
 }
 
 /// Whether `quad` has a card's proportions (its short side about 0.7 of its long one): only then
@@ -136,7 +138,9 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
         (even && pieces.len() <= 10).then_some(pieces.len() as u8)
     };
     let suit = if figure { None } else { pip_suit(&labels, &stats, red, area)? };
-    Ok(Centre { pips, red, figure, gold, suit })
+    let inside =
+        |p: &[f32; 2]| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= frame.cols() as f32 && p[1] <= frame.rows() as f32;
+    Ok(Centre { pips, red, figure, gold, suit, whole: quad.iter().all(inside) })
 }
 
 /// The suit of the pips by their outline (`spade_or_club`, `heart_or_diamond`): each pip of the
@@ -222,6 +226,12 @@ pub fn agrees(card: Card, centre: &Centre) -> bool {
     if centre.gold {
         return false;
     }
+    // The ace of spades is drawn as an ornament (grey shading, a maker's mark) in most decks, and
+    // its small index is the one a webcam reads as a club: a whole ace of clubs shows one plain
+    // pip.
+    if card.rank == Rank::ACE && card.suit == Suit::Clubs && centre.whole && centre.pips.is_some_and(|n| n > 1) {
+        return false;
+    }
     centre.figure
         || (centre.red.is_none_or(|red| red == card.suit.is_red()) && centre.suit.is_none_or(|s| s == card.suit))
 }
@@ -284,5 +294,14 @@ mod tests {
         assert_eq!(seven.suit, Some(crate::cards::Suit::Hearts));
         assert!(!agrees("7D".parse().unwrap(), &seven));
         assert!(agrees("7H".parse().unwrap(), &seven));
+    }
+
+    #[test]
+    fn an_ace_read_as_clubs_over_an_ornament_goes_unread_unless_cut_by_the_picture() {
+        let ornament = Centre { pips: Some(2), red: Some(false), whole: true, ..Centre::default() };
+        assert!(!agrees("AC".parse().unwrap(), &ornament));
+        assert!(agrees("AS".parse().unwrap(), &ornament));
+        assert!(agrees("AC".parse().unwrap(), &Centre { pips: Some(1), ..ornament }));
+        assert!(agrees("AC".parse().unwrap(), &Centre { whole: false, ..ornament }));
     }
 }
