@@ -62,8 +62,7 @@ fn the_still_poker_table() {
 
 #[test]
 fn the_blackjack_webcam_photos() {
-    // The one false name: a seven of hearts read as the six at photo 0049.
-    let v = holds("blackjack-1fps", 0.68, 1);
+    let v = holds("blackjack-1fps", 0.68, 0);
     // Photo 0099: a two of spades lying across the felt's white line, its outline lost, read
     // as the two of clubs by one corner.
     reads_alone("blackjack-1fps", &v, 0.68, 1);
