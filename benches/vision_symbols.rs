@@ -1,4 +1,4 @@
-//! Symbol-card recognition speed: one 1280x720 synthetic table frame with 4 Cipher cards
+//! Symbol-card recognition speed: 1280x720 synthetic table frames with 4 and with 6 Cipher cards
 //! (perspective, blur, partial covering), detected and identified on one thread.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -11,15 +11,18 @@ fn bench(c: &mut Criterion) {
     opencv::core::set_num_threads(1).expect("one OpenCV thread");
     let deck = PictureDeck::cipher();
     let recognizer = SymbolRecognizer::cipher().expect("cipher recogniser");
-    let frames: Vec<_> =
-        (0..4u64).map(|seed| synthetic_frame(&deck, 7000 + seed, 1280, 720, 4).expect("synthetic frame").0).collect();
-    let mut k = 0;
-    c.bench_function("symbols_detect_1280x720_4_cards", |b| {
-        b.iter(|| {
-            k = (k + 1) % frames.len();
-            recognizer.detect(&frames[k]).expect("detect")
-        })
-    });
+    for cards in [4, 6] {
+        let frames: Vec<_> = (0..4u64)
+            .map(|seed| synthetic_frame(&deck, 7000 + seed, 1280, 720, cards).expect("synthetic frame").0)
+            .collect();
+        let mut k = 0;
+        c.bench_function(&format!("symbols_detect_1280x720_{cards}_cards"), |b| {
+            b.iter(|| {
+                k = (k + 1) % frames.len();
+                recognizer.detect(&frames[k]).expect("detect")
+            })
+        });
+    }
 }
 
 criterion_group!(benches, bench);

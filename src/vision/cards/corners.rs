@@ -4,6 +4,7 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, check_black_suit, confidence};
+use super::detect::longer_side;
 use super::detector::{CardDetector, Reader};
 use super::enrolled::Memory;
 use super::index_net::SURE_BLANK;
@@ -12,7 +13,12 @@ use super::patch;
 use super::pixels::*;
 use super::quad::*;
 use super::types::*;
+use super::witness;
 use crate::cards::{Card, Rank, Suit};
+
+/// Outlines at least this long (pixels) show the suit in their pips' outline: a 58 px spade
+/// of a phone video showed a club's.
+const PIPS_SHOW_SUIT: f32 = 100.0;
 
 /// A corner's reading and its index box in the image, when it shows an index.
 pub(super) type CornerRead = Option<(IndexReading, [i32; 4])>;
@@ -300,8 +306,38 @@ impl CardDetector {
             if self.config.corner_reader == Reader::Network || !unread || pre.both_blank(quad) {
                 return Ok((readings, boxes));
             }
+            let by_templates = self.read_outline_by_templates(frame, quad)?;
+            if combine(&by_templates.0, self.config.min_confidence).0.is_some() {
+                return Ok(by_templates);
+            }
+            // Neither reader is sure: the centre's pips may confirm one of their readings.
+            let readings = readings.into_iter().chain(by_templates.0.iter().copied()).collect();
+            let boxes = boxes.into_iter().chain(by_templates.1.iter().copied()).collect();
+            return Ok(self.confirmed_by_pips(frame, quad, (readings, boxes))?.unwrap_or(by_templates));
         }
         self.read_outline_by_templates(frame, quad)
+    }
+
+    /// The one reading of an outline's corners that the centre's pips confirm
+    /// (`witness::counted`), given the bar's confidence, with its box; asked of a whole card
+    /// large enough to show its pips' shape.
+    fn confirmed_by_pips(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        (readings, boxes): (Vec<IndexReading>, Vec<[i32; 4]>),
+    ) -> opencv::Result<Option<(Vec<IndexReading>, Vec<[i32; 4]>)>> {
+        let size = [frame.cols() as f32, frame.rows() as f32];
+        let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
+        if readings.is_empty() || !whole || longer_side(quad) < PIPS_SHOW_SUIT {
+            return Ok(None);
+        }
+        let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?) else {
+            return Ok(None);
+        };
+        let at = readings.iter().zip(&boxes).find(|(r, _)| r.card == reading.card).map(|(_, b)| *b);
+        let confirmed = IndexReading { confidence: self.config.min_confidence, ..reading };
+        Ok(Some((vec![confirmed], at.into_iter().collect())))
     }
 
     /// Reads both index corners of a card outline with the glyph templates.

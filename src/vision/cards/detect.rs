@@ -28,7 +28,7 @@ const SMALL_BLACK_COURT: f32 = 90.0;
 const SMALL_BLACK_COURT_SURE: f32 = 0.95;
 
 /// The longer side of an outline, in pixels.
-fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
+pub(super) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
     let (a, b) = side_lengths(quad);
     a.max(b)
 }

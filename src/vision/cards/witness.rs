@@ -8,7 +8,7 @@ use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GLYPH_H, GLYPH_W, GlyphFeature, spade_or_club};
 use super::pixels::rectify_sized;
-use super::types::Quad;
+use super::types::{IndexReading, Quad};
 use crate::cards::{Card, Rank, Suit};
 
 /// The face is looked at this size (a card's proportions).
@@ -236,6 +236,20 @@ pub fn agrees(card: Card, centre: &Centre) -> bool {
         || (centre.red.is_none_or(|red| red == card.suit.is_red()) && centre.suit.is_none_or(|s| s == card.suit))
 }
 
+/// The corner reading the centre's pips confirm, for an outline its corners leave unread (two
+/// readings that disagree, or one too weak): the one reading whose rank is the count of clean
+/// pips in the centre and whose suit their outline shows, where no figure shows.
+pub fn counted(readings: &[IndexReading], centre: &Centre) -> Option<IndexReading> {
+    let pips = centre.pips.filter(|&n| n >= 2)?;
+    if centre.figure || centre.gold {
+        return None;
+    }
+    let suit = centre.suit?;
+    let mut matching = readings.iter().filter(|r| r.card.rank.value() == pips && r.card.suit == suit);
+    let first = *matching.next()?;
+    matching.all(|r| r.card == first.card).then_some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +317,25 @@ mod tests {
         assert!(agrees("AS".parse().unwrap(), &ornament));
         assert!(agrees("AC".parse().unwrap(), &Centre { pips: Some(1), ..ornament }));
         assert!(agrees("AC".parse().unwrap(), &Centre { whole: false, ..ornament }));
+    }
+
+    #[test]
+    fn the_pips_confirm_the_reading_of_their_count_and_suit_only() {
+        let read = |code: &str, confidence| IndexReading { card: code.parse().unwrap(), confidence };
+        let ten =
+            Centre { pips: Some(10), red: Some(true), suit: Some(Suit::Hearts), whole: true, ..Centre::default() };
+        let corners = [read("QH", 0.48), read("10H", 0.33)];
+        assert_eq!(counted(&corners, &ten), Some(read("10H", 0.33)));
+        // The suit must be the pips' own: a ten of spades read as clubs stays unread.
+        let spades = Centre { pips: Some(10), red: Some(false), suit: Some(Suit::Spades), whole: true, ..ten };
+        assert_eq!(counted(&[read("10C", 0.3), read("10C", 0.25)], &spades), None);
+        assert_eq!(counted(&[read("10C", 0.3)], &Centre { suit: None, ..spades }), None);
+        // No count, a figure, or two readings the pips fit alike: nothing is confirmed.
+        assert_eq!(counted(&corners, &Centre { pips: None, ..ten }), None);
+        assert_eq!(counted(&corners, &Centre { figure: true, ..ten }), None);
+        assert_eq!(
+            counted(&[read("10H", 0.3), read("10D", 0.3)], &Centre { suit: Some(Suit::Diamonds), ..ten }),
+            Some(read("10D", 0.3))
+        );
     }
 }
