@@ -486,7 +486,9 @@ impl CardTracker {
         if let Some((card, confidence)) = s.reading {
             let size = s.length.unwrap_or(scale);
             let weight = confidence * (size / FULL_WEIGHT_PX).min(1.0) as f32;
-            let named = track.shown.and_then(|sh| sh.card);
+            // While a challenge stands the name is withheld, but the card it challenges is
+            // still the one the readings agreed on.
+            let named = track.shown.and_then(|sh| sh.card).or_else(|| track.challenger.and(track.leading()));
             // A card lying still, unchanged to the eye since no hand came near, is read again
             // and again: another reading there is a misreading, weighed with the rest. Only a
             // photo (whose table may have changed since the last) or a card that looks otherwise
@@ -901,5 +903,17 @@ mod tests {
             let want = if stills { None } else { Some(card("8S")) };
             assert_eq!(name, want, "stills {stills}");
         }
+    }
+
+    #[test]
+    fn a_photo_series_names_the_card_laid_where_another_lay() {
+        // One round's card taken away and the next round's laid on its place between photos:
+        // the readings of the old card are not weighed against the new one.
+        let m = frame(&[(200, 300)], None);
+        let mut t = CardTracker::new(TrackConfig { stride: 1, ..TrackConfig::for_fps(1.0, true) }, 1.0);
+        feed(&mut t, &m, &[seen(Some("AH"), 200, 300, 0.95)], 3);
+        feed(&mut t, &m, &[seen(Some("10H"), 200, 300, 0.9)], 3);
+        let named: Vec<Option<Card>> = t.view().loose.iter().map(|c| c.card).filter(Option::is_some).collect();
+        assert_eq!(named, vec![Some(card("10H"))]);
     }
 }
