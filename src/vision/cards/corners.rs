@@ -20,6 +20,9 @@ use crate::cards::{Card, Rank, Suit};
 /// of a phone video showed a club's.
 const PIPS_SHOW_SUIT: f32 = 100.0;
 
+/// An outline's corner readings and, beside each, its index box in the image.
+type OutlineReadings = (Vec<IndexReading>, Vec<[i32; 4]>);
+
 /// A corner's reading and its index box in the image, when it shows an index.
 pub(super) type CornerRead = Option<(IndexReading, [i32; 4])>;
 
@@ -290,7 +293,7 @@ impl CardDetector {
         frame: &Mat,
         quad: &Quad,
         pre: &CornerReadings,
-    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+    ) -> opencv::Result<OutlineReadings> {
         if self.config.corner_reader != Reader::Templates {
             let mut readings = Vec::new();
             let mut boxes = Vec::new();
@@ -325,8 +328,8 @@ impl CardDetector {
         &self,
         frame: &Mat,
         quad: &Quad,
-        (readings, boxes): (Vec<IndexReading>, Vec<[i32; 4]>),
-    ) -> opencv::Result<Option<(Vec<IndexReading>, Vec<[i32; 4]>)>> {
+        (readings, boxes): OutlineReadings,
+    ) -> opencv::Result<Option<OutlineReadings>> {
         let size = [frame.cols() as f32, frame.rows() as f32];
         let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
         if readings.is_empty() || !whole || longer_side(quad) < PIPS_SHOW_SUIT {
@@ -341,11 +344,7 @@ impl CardDetector {
     }
 
     /// Reads both index corners of a card outline with the glyph templates.
-    pub(super) fn read_outline_by_templates(
-        &self,
-        frame: &Mat,
-        quad: &Quad,
-    ) -> opencv::Result<(Vec<IndexReading>, Vec<[i32; 4]>)> {
+    pub(super) fn read_outline_by_templates(&self, frame: &Mat, quad: &Quad) -> opencv::Result<OutlineReadings> {
         let patches = [Corner::TopLeft, Corner::BottomRight]
             .into_iter()
             .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
