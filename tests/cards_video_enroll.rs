@@ -55,12 +55,16 @@ fn style() -> FaceStyle {
 /// Each card held for 10 frames (drifting a few pixels and degrees, every fourth frame blurred),
 /// with 3 empty frames between cards while the next one is fetched.
 fn write_pass(path: &Path) {
+    write_cards(path, &SHOWN, &style());
+}
+
+fn write_cards(path: &Path, shown: &[&str], style: &FaceStyle) {
     let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').unwrap();
     let size = Size::new(FRAME.0, FRAME.1);
     let mut writer = VideoWriter::new(path.to_str().unwrap(), fourcc, 10.0, size, true).unwrap();
     assert!(writer.is_opened().unwrap());
-    for (i, code) in SHOWN.iter().enumerate() {
-        let face = draw_face(code.parse().unwrap(), &style(), 240).unwrap();
+    for (i, code) in shown.iter().enumerate() {
+        let face = draw_face(code.parse().unwrap(), style, 240).unwrap();
         for k in 0..10 {
             let t = f64::from(k) + 3.0 * i as f64;
             let blur = if k % 4 == 3 { 1.2 } else { 0.0 };
@@ -143,4 +147,24 @@ fn a_missing_or_bad_video_is_one_line_naming_it() {
     }
     let run = cli().args(["enroll", "cards", "--out"]).arg(&out).output().unwrap();
     assert_eq!(run.status.code(), Some(2), "neither DIR nor --video");
+}
+
+/// `--in-order`: the cards are taken as the teaching's order has them (clubs first, ace to king),
+/// not as read; a card the reader is sure is another is refused, said, and not enrolled.
+#[test]
+fn an_in_order_pass_takes_each_card_as_the_card_due_and_refuses_a_wrong_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let video = dir.path().join("in-order.avi");
+    write_cards(&video, &["AC", "2C", "KS", "3C"], &FaceStyle::default());
+    let out = dir.path().join("deck.json");
+    let run = cli().args(["enroll", "cards", "--in-order", "--video"]).arg(&video).arg("--out").arg(&out).output();
+    let run = run.unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout.contains("the reader is sure this is the KS, not the 3C due"), "{stdout}");
+    assert!(stdout.lines().any(|l| l == "enrolled: AC 2C 3C"), "{stdout}");
+    assert!(stdout.contains("missing 49:"), "{stdout}");
+    let profile = DeckProfile::load(&out).unwrap();
+    let cards: BTreeSet<String> = profile.cards().iter().map(|c| c.code()).collect();
+    assert_eq!(cards, ["2C", "3C", "AC"].map(String::from).into_iter().collect());
 }

@@ -506,3 +506,90 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A video of `cards` held up in turn before a dark table, each for 8 frames drifting a little,
+/// with 4 empty frames between them (15 frames a second).
+fn held_cards_video(path: &std::path::Path, cards: &[&str]) {
+    use card_referee::render::face::{FaceStyle, draw_face};
+    use opencv::core::{self, Mat, Scalar, Size};
+    use opencv::imgproc;
+    use opencv::prelude::*;
+    use opencv::videoio::{VideoWriter, VideoWriterTrait};
+    let size = Size::new(320, 360);
+    let fourcc = VideoWriter::fourcc('M', 'J', 'P', 'G').unwrap();
+    let mut writer = VideoWriter::new(path.to_str().unwrap(), fourcc, 15.0, size, true).unwrap();
+    assert!(writer.is_opened().unwrap());
+    let table = || Mat::new_size_with_default(size, core::CV_8UC3, Scalar::new(40.0, 90.0, 30.0, 0.0)).unwrap();
+    for code in cards {
+        let face = draw_face(code.parse().unwrap(), &FaceStyle::default(), 240).unwrap();
+        for k in 0..8 {
+            let mut frame = table();
+            let centre = core::Point2f::new(face.cols() as f32 / 2.0, face.rows() as f32 / 2.0);
+            let mut m =
+                imgproc::get_rotation_matrix_2d(centre, f64::from(k % 3), 190.0 / f64::from(face.cols())).unwrap();
+            *m.at_2d_mut::<f64>(0, 2).unwrap() += 160.0 - f64::from(centre.x) + f64::from(k);
+            *m.at_2d_mut::<f64>(1, 2).unwrap() += 180.0 - f64::from(centre.y);
+            let border = core::BORDER_TRANSPARENT;
+            imgproc::warp_affine(&face, &mut frame, &m, size, imgproc::INTER_AREA, border, Scalar::all(0.0)).unwrap();
+            writer.write(&frame).unwrap();
+        }
+        for _ in 0..4 {
+            writer.write(&table()).unwrap();
+        }
+    }
+    writer.release().unwrap();
+}
+
+/// The deck's teaching: "Teach this deck" asks for the cards one by one (clubs first, ace to
+/// king); each card held up is taken and the next asked; "Finish" keeps the cards taught as a
+/// deck profile in the data folder, and the next game reads with it.
+#[test]
+fn a_deck_is_taught_card_by_card_and_the_next_game_reads_with_it() {
+    let dir = std::env::temp_dir().join(format!("ui-teach-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let video = dir.join("held-cards.avi");
+    held_cards_video(&video, &["AC", "2C", "3C"]);
+    let options = StartOptions {
+        source: Some(SourceSpec::File(video)),
+        capture: Some(CaptureOptions { width: 320, height: 360, fps: 15 }),
+        data_dir: Some(dir.clone()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    harness.get_by_label("Teach this deck").click();
+    step_until(&mut harness, "teach-open", Duration::from_secs(30), "the teaching did not open", |app| {
+        app.teaching().is_some_and(|t| t.asked.is_some())
+    });
+    assert!(
+        harness.query_all_by_label_contains("Ace of clubs (AC)").count() >= 1,
+        "the ace of clubs is not asked for first"
+    );
+    step_until(
+        &mut harness,
+        "teach-taken",
+        Duration::from_secs(240),
+        "the three cards held up were not taken",
+        |app| app.teaching().is_some_and(|t| t.taken.len() >= 3),
+    );
+    let taught = harness.state().teaching().unwrap().taken.clone();
+    let codes: Vec<String> = taught.iter().map(|c| c.code()).collect();
+    assert_eq!(codes, ["AC", "2C", "3C"], "each card taken once, as the card asked for");
+    assert!(harness.query_all_by_label_contains("Four of clubs (4C)").count() >= 1, "the next card is not asked for");
+    assert!(harness.query_all_by_label_contains("3 of 52 cards taught").count() >= 1);
+    harness.get_by_label("Finish and read with this deck").click();
+    step_until(
+        &mut harness,
+        "teach-kept",
+        Duration::from_secs(60),
+        "the next game does not read with the deck",
+        |app| app.teaching().is_none() && app.snapshot().title.contains(", deck deck-"),
+    );
+    let kept = harness.state().card_profile().expect("the deck in use").to_path_buf();
+    assert!(kept.starts_with(dir.join("decks")), "{}", kept.display());
+    let profile = card_referee::vision::cards::enroll::DeckProfile::load(&kept).unwrap();
+    let cards: Vec<String> = profile.cards().iter().map(|c| c.code()).collect();
+    assert_eq!(cards, ["AC", "2C", "3C"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

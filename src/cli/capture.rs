@@ -94,6 +94,7 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
         names: args.names.clone(),
         layout: args.layout.clone(),
         data_dir: None,
+        card_profile: input.card_profile.clone(),
     };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,

@@ -96,6 +96,9 @@ pub struct InputArgs {
     /// Camera frame rate to ask for (the nearest the camera offers is used; default 30).
     #[arg(long)]
     pub fps: Option<u32>,
+    /// Read the cards with this deck profile (`enroll cards`, or the window's "Teach this deck").
+    #[arg(long, value_name = "PROFILE")]
+    pub card_profile: Option<PathBuf>,
 }
 
 impl InputArgs {
@@ -105,6 +108,7 @@ impl InputArgs {
             source: self.source.clone().or_else(|| outer.source.clone()),
             resolution: self.resolution.or(outer.resolution),
             fps: self.fps.or(outer.fps),
+            card_profile: self.card_profile.clone().or_else(|| outer.card_profile.clone()),
         }
     }
 
@@ -279,6 +283,11 @@ pub enum EnrollCommand {
         /// A video pass: each card held still for a moment; the built-in reader names it.
         #[arg(long, conflicts_with = "dir")]
         video: Option<PathBuf>,
+        /// The video shows the cards in the order the window's "Teach this deck" asks for them
+        /// (clubs, diamonds, hearts, spades; ace to king), and each is taken as the card due,
+        /// not as the reader reads it: for a deck the built-in reader reads poorly.
+        #[arg(long, requires = "video")]
+        in_order: bool,
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
@@ -330,7 +339,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Eval(EvalCommand::Synthetic { scenes, seed, cards, .. }) => {
             vision_cards::eval_synthetic(scenes, seed, cards)
         }
-        Command::Enroll(EnrollCommand::Cards { dir, video, out, .. }) => match (dir, video) {
+        Command::Enroll(EnrollCommand::Cards { dir, video, in_order, out, .. }) => match (dir, video) {
+            (_, Some(video)) if in_order => vision_cards::enroll_video_in_order(&video, &out),
             (_, Some(video)) => vision_cards::enroll_video(&video, &out),
             (Some(dir), None) => vision_cards::enroll(&dir, &out),
             (None, None) => bad_input("enroll cards needs DIR or --video FILE"),

@@ -190,7 +190,7 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
 fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayout>) -> Result<(), ExitCode> {
     let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
     let mut source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
-    let detector = super::vision_cards::detector(None, None, None)?;
+    let detector = super::vision_cards::detector(None, input.card_profile.as_deref(), None)?;
     let fps = source.nominal_fps().unwrap_or(30.0);
     let players = session.referee.names().len();
     if layout.is_none() && !session.referee.record().is_empty() {

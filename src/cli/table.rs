@@ -248,7 +248,7 @@ impl Run {
     pub(crate) fn open(input: &InputArgs) -> Result<Run, ExitCode> {
         let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
         let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
-        let detector = super::vision_cards::detector(None, None, None)?;
+        let detector = super::vision_cards::detector(None, input.card_profile.as_deref(), None)?;
         let fps = source.nominal_fps().unwrap_or(30.0);
         Ok(Run {
             source,

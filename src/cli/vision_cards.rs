@@ -397,3 +397,51 @@ pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
     );
     ExitCode::SUCCESS
 }
+
+/// `enroll cards --video FILE --in-order --out PROFILE`: the cards shown one at a time in the
+/// teaching's order, each taken as the card due (`GuidedEnroller`, as the window's teaching).
+pub fn enroll_video_in_order(video: &Path, out: &Path) -> ExitCode {
+    use crate::capture::{CaptureOptions, SourceSpec};
+    use crate::vision::cards::guided_enroll::{GuidedEnroller, Showing};
+    let mut source = match crate::capture::open(&SourceSpec::File(video.to_path_buf()), &CaptureOptions::default()) {
+        Ok(s) => s,
+        Err(e) => return bad_input(e),
+    };
+    let mut enroller = match GuidedEnroller::new() {
+        Ok(e) => e,
+        Err(e) => return internal(e),
+    };
+    let mut refused = None;
+    loop {
+        let frame = match source.next_frame() {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(e) => return bad_input(format!("{}: {e}", video.display())),
+        };
+        let due = enroller.asked();
+        match enroller.push(&frame.image) {
+            // Said once per card refused: the reader is sure the card shown is another.
+            Ok(Showing::Other(seen)) if refused != Some(*seen) => {
+                let due = due.map_or_else(String::new, |c| c.code());
+                println!("frame {}: the reader is sure this is the {seen}, not the {due} due: not taken", frame.index);
+                refused = Some(*seen);
+            }
+            Ok(_) => {}
+            Err(e) => return internal(format!("{}: frame {}: {e}", video.display(), frame.index)),
+        }
+    }
+    let taken = enroller.taken();
+    let missing: Vec<String> =
+        crate::cards::Card::deck().into_iter().filter(|c| !taken.contains(c)).map(|c| c.code()).collect();
+    if taken.is_empty() {
+        return bad_input(format!("{}: no card was held steady on its own: nothing enrolled", video.display()));
+    }
+    if let Err(e) = enroller.finish().save(out) {
+        return bad_input(e);
+    }
+    let codes: Vec<String> = taken.iter().map(|c| c.code()).collect();
+    println!("enrolled {} cards in order from {} into {}", taken.len(), video.display(), out.display());
+    println!("enrolled: {}", codes.join(" "));
+    println!("missing {}: {}", missing.len(), missing.join(" "));
+    ExitCode::SUCCESS
+}

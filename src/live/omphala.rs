@@ -73,6 +73,11 @@ impl OmphalaSession {
         })
     }
 
+    /// Reads the table's cards with this deck's enrolled profile.
+    pub fn read_with(&mut self, profile: &crate::vision::cards::enroll::DeckProfile) {
+        self.watch.read_with(profile);
+    }
+
     /// Journals the game at `path` from its start (the file is created; one that exists is
     /// appended to).
     pub fn journalled(mut self, path: &Path) -> Result<OmphalaSession, String> {

@@ -47,11 +47,12 @@ impl LiveReferee {
             layout_file: None,
         };
         match game {
-            LiveGame::Omphala { names, layout, journal } => {
+            LiveGame::Omphala { names, layout, journal, deck } => {
                 let layout = current.load_layout(layout.as_deref());
                 let names = seated(names, layout.as_ref());
                 current.title = format!("Omphala, {} seats", names.len());
                 current.open(names, layout, None);
+                current.read_with(deck.as_deref());
                 if let (Some(path), Some(session)) = (journal, current.session.take()) {
                     match session.journalled(&path) {
                         Ok(session) => current.session = Some(session),
@@ -77,12 +78,13 @@ impl LiveReferee {
                     Err(e) => current.error = Some(e),
                 }
             }
-            LiveGame::Resume { journal, layout } => {
+            LiveGame::Resume { journal, layout, deck } => {
                 match OmphalaSession::resume(&journal, current.load_layout(layout.as_deref()), 30.0) {
                     Ok(session) => {
                         current.names = session.referee().names().to_vec();
                         current.title = format!("Omphala, {} seats (resumed)", current.names.len());
                         current.session = Some(session);
+                        current.read_with(deck.as_deref());
                     }
                     Err(e) => current.error = Some(e),
                 }
@@ -108,6 +110,19 @@ impl LiveReferee {
                 self.error = Some(format!("{e}; the standard layout is fitted to the deal instead"));
                 None
             }
+        }
+    }
+
+    /// The session reads with the deck profile at `path`; one that cannot be read is said, and
+    /// the built-in reader reads alone.
+    fn read_with(&mut self, path: Option<&Path>) {
+        let (Some(path), Some(session)) = (path, self.session.as_mut()) else { return };
+        match crate::vision::cards::enroll::DeckProfile::load(path) {
+            Ok(profile) => {
+                session.read_with(&profile);
+                self.title.push_str(&format!(", deck {}", file_name(path)));
+            }
+            Err(e) => self.error = Some(format!("{e}; the cards are read without the deck's profile")),
         }
     }
 
@@ -268,6 +283,11 @@ fn seated(names: Vec<String>, layout: Option<&TableLayout>) -> Vec<String> {
         Some(layout) if names == defaults && layout.names.len() == names.len() => layout.names.clone(),
         _ => names,
     }
+}
+
+/// A path's last part, for saying which file is in use.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

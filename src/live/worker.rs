@@ -32,8 +32,9 @@ const SNAPSHOT_LOG: usize = 200;
 #[derive(Clone, Debug, PartialEq)]
 pub enum LiveGame {
     /// Omphala at a real table: the players' names in seat order, the layout file saying where
-    /// their rows lie (`None`: the standard layout, fitted to the deal), and the journal to keep.
-    Omphala { names: Vec<String>, layout: Option<PathBuf>, journal: Option<PathBuf> },
+    /// their rows lie (`None`: the standard layout, fitted to the deal), the journal to keep, and
+    /// the deck profile the cards are read with (`None`: the built-in reader alone).
+    Omphala { names: Vec<String>, layout: Option<PathBuf>, journal: Option<PathBuf>, deck: Option<PathBuf> },
     /// A spot-the-symbol game: the players, the deck ("cipher", "plane-N" or a deck.json) and
     /// how it was enrolled (none: the Cipher deck's built-in appearance), the journal to keep.
     /// `claims` are made at their times as the video plays (a recorded game's claims file).
@@ -46,7 +47,7 @@ pub enum LiveGame {
         claims: Vec<SeatClaim>,
     },
     /// The Omphala game journalled at `journal`, going on where it stopped.
-    Resume { journal: PathBuf, layout: Option<PathBuf> },
+    Resume { journal: PathBuf, layout: Option<PathBuf>, deck: Option<PathBuf> },
     /// The demo table's loop of rendered games (`render::demo`, frames `width`×`height`): each
     /// game refereed as it plays, questions answered from its script.
     Demo { width: i32, height: i32 },
@@ -158,18 +159,31 @@ pub struct RoundMark {
 
 struct Shared {
     snapshot: Mutex<Arc<Snapshot>>,
-    dropped: AtomicU64,
+    dropped: Arc<AtomicU64>,
     stop: AtomicBool,
 }
 
-/// Hands frames to the referee thread (the capture thread calls it for each frame).
+/// Hands frames to a worker thread (the referee, or the deck's teaching): the capture thread calls
+/// it for each frame.
 #[derive(Clone)]
 pub struct FrameSink {
     frames: SyncSender<Frame>,
-    shared: Arc<Shared>,
+    /// Frames not taken because the worker was busy.
+    dropped: Arc<AtomicU64>,
 }
 
 impl FrameSink {
+    /// A sink into a channel of one frame, and that channel's receiving end.
+    pub fn channel() -> (FrameSink, Receiver<Frame>) {
+        let (frames, received) = mpsc::sync_channel(1);
+        (FrameSink { frames, dropped: Arc::new(AtomicU64::new(0)) }, received)
+    }
+
+    /// Frames dropped so far because the worker was busy.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
     /// Gives the referee a copy of `frame`. With `wait`, blocks until the referee takes it (a
     /// paced source); otherwise drops it when the referee is busy (a camera).
     pub fn offer(&self, frame: &Frame, wait: bool) {
@@ -178,7 +192,7 @@ impl FrameSink {
         if wait {
             let _ = self.frames.send(copy);
         } else if let Err(TrySendError::Full(_)) = self.frames.try_send(copy) {
-            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -195,19 +209,18 @@ impl RefereeWorker {
     /// Starts refereeing `game` on a thread named "referee"; `on_update` is called after each
     /// new snapshot (the window asks for a repaint).
     pub fn spawn(game: LiveGame, on_update: Box<dyn Fn() + Send>) -> RefereeWorker {
+        let (sink, frame_rx) = FrameSink::channel();
         let shared = Arc::new(Shared {
             snapshot: Mutex::new(Arc::new(Snapshot::default())),
-            dropped: AtomicU64::new(0),
+            dropped: Arc::clone(&sink.dropped),
             stop: AtomicBool::new(false),
         });
-        let (frame_tx, frame_rx) = mpsc::sync_channel(1);
         let (order_tx, order_rx) = mpsc::channel();
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("referee".into())
             .spawn(move || run(&thread_shared, game, &frame_rx, &order_rx, on_update.as_ref()))
             .expect("the OS refused to start the referee thread");
-        let sink = FrameSink { frames: frame_tx, shared: Arc::clone(&shared) };
         RefereeWorker { shared, orders: order_tx, sink, thread: Some(thread) }
     }
 

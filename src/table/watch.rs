@@ -60,6 +60,11 @@ pub struct TableWatch {
 }
 
 impl TableWatch {
+    /// Reads the cards with an enrolled deck's patches voting (see `CardDetector::set_profile`).
+    pub fn read_with(&mut self, profile: &crate::vision::cards::enroll::DeckProfile) {
+        self.detector.set_profile(profile);
+    }
+
     /// `layout`: where each seat's rows lie, or `None` to fit the standard layout of `players`
     /// seats to the deal.
     pub fn new(detector: CardDetector, layout: Option<TableLayout>, players: usize, fps: f64, stills: bool) -> Self {

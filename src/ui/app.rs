@@ -9,9 +9,11 @@ use super::command::UiCommand;
 use super::live_view::LiveView;
 use super::minigame_panel::{self, ClaimDraft};
 use super::settings::Settings;
+use super::teach_panel::{self, UnreadHint};
 use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};
 use crate::capture::worker::{CaptureStatus, CaptureWorker};
 use crate::capture::{self, CaptureOptions, SourceSpec};
+use crate::live::teaching::{TeachView, TeachWorker};
 use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
 use crate::referee::minigame::SeatClaim;
 use crate::symbols::games::GameKind;
@@ -37,6 +39,8 @@ pub struct StartOptions {
     pub layout: Option<PathBuf>,
     /// Where journals and layouts are kept (else the app's data folder).
     pub data_dir: Option<PathBuf>,
+    /// The deck profile to read the cards with (else as last time).
+    pub card_profile: Option<PathBuf>,
 }
 
 pub struct RefereeApp {
@@ -62,6 +66,13 @@ pub struct RefereeApp {
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
+    /// The deck being taught (the camera's frames go to it in place of the referee), and what it
+    /// showed last.
+    teaching: Option<TeachWorker>,
+    teach_view: Arc<TeachView>,
+    unread: UnreadHint,
+    /// Said once in the game bar: where a taught deck was kept, or why it was not.
+    notice: Option<String>,
 }
 
 impl RefereeApp {
@@ -79,6 +90,9 @@ impl RefereeApp {
         }
         if start.layout.is_some() {
             settings.layout = start.layout;
+        }
+        if start.card_profile.is_some() {
+            settings.card_profile = start.card_profile;
         }
         if !start.names.is_empty() {
             settings.players = start.names.len().clamp(2, 6);
@@ -116,6 +130,10 @@ impl RefereeApp {
             view: LiveView::default(),
             cameras,
             frames_shown: 0,
+            teaching: None,
+            teach_view: Arc::new(TeachView::default()),
+            unread: UnreadHint::default(),
+            notice: None,
         }
     }
 
@@ -146,6 +164,7 @@ impl RefereeApp {
         match command {
             UiCommand::SwitchSource(source) => {
                 // Stop the old thread before opening the new source: a camera allows one reader.
+                self.teaching = None;
                 self.worker = spawn_worker(ctx, &source, &self.settings.capture, self.referee.sink());
                 self.settings.last_source = Some(source.clone());
                 self.source = source;
@@ -154,6 +173,7 @@ impl RefereeApp {
             }
             UiCommand::SetMode(options) => {
                 self.settings.capture = options;
+                self.teaching = None;
                 self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, self.referee.sink());
                 self.status = self.worker.status();
                 self.new_game();
@@ -185,12 +205,60 @@ impl RefereeApp {
             }
             UiCommand::Resume => {
                 if let Some((path, _)) = self.resume_offer.take() {
-                    let layout = self.settings.layout.clone();
-                    self.referee.order(Order::NewGame(LiveGame::Resume { journal: path.clone(), layout }));
+                    let (layout, deck) = (self.settings.layout.clone(), self.settings.card_profile.clone());
+                    self.referee.order(Order::NewGame(LiveGame::Resume { journal: path.clone(), layout, deck }));
                     self.journal = Some(path);
                 }
             }
             UiCommand::ApplyLook => apply_look(ctx, &self.settings),
+            UiCommand::TeachDeck => {
+                let repaint = ctx.clone();
+                let teaching = TeachWorker::spawn(Box::new(move || repaint.request_repaint()));
+                // The camera is reopened feeding the teaching: a camera allows one reader.
+                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, teaching.sink());
+                self.teach_view = teaching.view();
+                self.teaching = Some(teaching);
+                self.notice = None;
+            }
+            UiCommand::Teach(order) => {
+                if let Some(teaching) = &self.teaching {
+                    teaching.order(order);
+                }
+            }
+            UiCommand::FinishTeaching => {
+                let Some(teaching) = self.teaching.take() else { return };
+                let profile = teaching.finish();
+                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, self.referee.sink());
+                self.keep_deck(profile);
+                self.new_game();
+            }
+            UiCommand::CancelTeaching => {
+                self.teaching = None;
+                self.worker = spawn_worker(ctx, &self.source, &self.settings.capture, self.referee.sink());
+            }
+            UiCommand::ForgetDeck => {
+                self.settings.card_profile = None;
+                self.new_game();
+            }
+        }
+    }
+
+    /// Saves a taught deck's profile in the data folder and reads with it from now on.
+    fn keep_deck(&mut self, profile: Option<crate::vision::cards::enroll::DeckProfile>) {
+        let Some(profile) = profile.filter(|p| !p.corners.is_empty()) else {
+            self.notice = Some("no card was taught: the deck in use stays".into());
+            return;
+        };
+        let path = self.data_dir.join("decks").join(format!("deck-{}.json", unix_secs()));
+        let saved = std::fs::create_dir_all(self.data_dir.join("decks")).map_err(|e| e.to_string());
+        match saved.and_then(|()| profile.save(&path).map_err(|e| e.to_string())) {
+            Ok(()) => {
+                let taught = profile.cards().len();
+                self.notice = Some(format!("{taught} cards taught, kept in {}", path.display()));
+                self.settings.card_profile = Some(path);
+                self.unread.clear();
+            }
+            Err(e) => self.notice = Some(format!("the taught deck could not be kept: {e}")),
         }
     }
 }
@@ -232,6 +300,16 @@ impl RefereeApp {
     /// Whether the layout is being adjusted on the live image.
     pub fn adjusting(&self) -> bool {
         self.adjusting.is_some()
+    }
+
+    /// The deck's teaching as it stands, while the deck is taught.
+    pub fn teaching(&self) -> Option<&TeachView> {
+        self.teaching.as_ref().map(|_| self.teach_view.as_ref())
+    }
+
+    /// The deck profile the cards are read with.
+    pub fn card_profile(&self) -> Option<&std::path::Path> {
+        self.settings.card_profile.as_deref()
     }
 
     /// The last game offered for resuming, in words.
@@ -278,8 +356,8 @@ fn live_game(source: &SourceSpec, settings: &Settings, data_dir: &std::path::Pat
             }
             None => {
                 let journal = new_journal_path(data_dir, "omphala");
-                let layout = settings.layout.clone();
-                (LiveGame::Omphala { names: settings.seat_names(), layout, journal: journal.clone() }, journal)
+                let (layout, deck) = (settings.layout.clone(), settings.card_profile.clone());
+                (LiveGame::Omphala { names: settings.seat_names(), layout, journal: journal.clone(), deck }, journal)
             }
         },
     }
@@ -328,6 +406,10 @@ impl eframe::App for RefereeApp {
         }
         self.status = self.worker.status();
         self.snapshot = self.referee.snapshot();
+        self.unread.update(&self.snapshot);
+        if let Some(teaching) = &self.teaching {
+            self.teach_view = teaching.view();
+        }
         if let Some(shooter) = &mut self.shooter {
             shooter.tick(&ctx);
         }
@@ -340,16 +422,28 @@ impl eframe::App for RefereeApp {
                 &mut self.cameras,
                 &mut self.settings.typed_path,
             ));
-            let offer = self.resume_offer.as_ref().map(|(_, text)| text.as_str());
-            commands.extend(game_bar::show(ui, &mut self.settings, self.source == SourceSpec::Demo, offer));
+            let bar = game_bar::BarState {
+                demo: self.source == SourceSpec::Demo,
+                resume: self.resume_offer.as_ref().map(|(_, text)| text.as_str()),
+                suggest_teaching: self.unread.suggests() && self.snapshot.minigame.is_none(),
+                teaching: self.teaching.is_some(),
+            };
+            commands.extend(game_bar::show(ui, &mut self.settings, &bar));
+            if let Some(notice) = &self.notice {
+                ui.weak(notice);
+            }
         });
         egui::Panel::bottom("status-bar").show(ui, |ui| {
             status_line::show(ui, &self.status);
-            status_line::show_referee(ui, &self.snapshot);
+            match &self.teaching {
+                Some(_) => status_line::show_teaching(ui, &self.teach_view),
+                None => status_line::show_referee(ui, &self.snapshot),
+            }
         });
         self.claim_keys(&ctx);
         egui::Panel::right("game-panel").default_size(400.0).resizable(true).show(ui, |ui| {
             match &self.snapshot.minigame {
+                _ if self.teaching.is_some() => commands.extend(teach_panel::show(ui, &self.teach_view)),
                 Some(view) => commands.extend(minigame_panel::show(ui, view, &mut self.claim)),
                 None => {
                     let adjusting = self.adjusting.is_some();
@@ -359,13 +453,17 @@ impl eframe::App for RefereeApp {
         });
         egui::CentralPanel::default().show(ui, |ui| {
             let banner = match &self.snapshot.minigame {
+                _ if self.teaching.is_some() => None,
                 Some(view) => minigame_panel::banner(view),
                 None => said::banner(&self.snapshot.log),
             };
             if let Some((colour, text)) = banner {
                 ui.label(egui::RichText::new(text).size(22.0).color(colour).strong());
             }
-            if let Some(shown) = self.view.show(ui, "waiting for the first frame…") {
+            let shown = self.view.show(ui, "waiting for the first frame…");
+            if let (Some(shown), true) = (shown, self.teaching.is_some()) {
+                teach_panel::draw_outline(ui, shown, &self.teach_view);
+            } else if let Some(shown) = shown {
                 overlay::draw(ui, shown, &self.snapshot);
                 overlay::draw_rounds(ui, shown, &self.snapshot);
                 if let Some(layout) = &mut self.adjusting {

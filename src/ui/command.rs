@@ -2,6 +2,7 @@
 //! carries them out after drawing.
 
 use crate::capture::{CaptureOptions, SourceSpec};
+use crate::live::teaching::TeachOrder;
 
 /// Something the user asked for while the UI was drawn.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,18 @@ pub enum UiCommand {
     CancelAdjusting,
     /// Withdraw the last committed ruling.
     Undo,
+    /// Teach the reader this table's deck, card by card (the camera's frames go to the teaching
+    /// until it ends).
+    TeachDeck,
+    /// A button of the teaching: skip the card asked for, teach the last again, or take the card
+    /// held as the one asked for.
+    Teach(TeachOrder),
+    /// Keep the cards taught as the deck's profile and read with it from the next game on.
+    FinishTeaching,
+    /// Drop the teaching; the deck in use stays.
+    CancelTeaching,
+    /// Read with the built-in reader alone again.
+    ForgetDeck,
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
     Reveal {
         player: usize,

@@ -1,11 +1,22 @@
 //! The game bar: the seats at the table and their names, a new game, the last game to resume,
-//! and large type for a room.
+//! the deck the cards are read with (and teaching one), and large type for a room.
 
 use super::command::UiCommand;
 use super::settings::Settings;
 use crate::symbols::games::GameKind;
 
-pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Option<&str>) -> Vec<UiCommand> {
+/// What the bar needs besides the settings.
+pub struct BarState<'a> {
+    pub demo: bool,
+    /// The last game offered for resuming, in words.
+    pub resume: Option<&'a str>,
+    /// Many face-up cards stay unread: teaching the deck is suggested.
+    pub suggest_teaching: bool,
+    pub teaching: bool,
+}
+
+pub fn show(ui: &mut egui::Ui, settings: &mut Settings, bar: &BarState) -> Vec<UiCommand> {
+    let BarState { demo, resume, .. } = *bar;
     let mut commands = Vec::new();
     ui.horizontal(|ui| {
         let caption = ui.label("Game:");
@@ -40,6 +51,10 @@ pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Opti
         {
             commands.push(UiCommand::Resume);
         }
+        if !demo && !bar.teaching {
+            ui.separator();
+            commands.extend(deck(ui, settings, bar.suggest_teaching));
+        }
         ui.separator();
         if ui.checkbox(&mut settings.large_type, "Large type").changed() {
             commands.push(UiCommand::ApplyLook);
@@ -51,4 +66,26 @@ pub fn show(ui: &mut egui::Ui, settings: &mut Settings, demo: bool, resume: Opti
 /// "Omphala" or the mini-game's title.
 fn game_title(code: &str) -> String {
     GameKind::from_code(code).map_or_else(|| "Omphala".to_string(), |k| k.to_string())
+}
+
+/// The deck the cards are read with, and the buttons to teach one or forget it.
+fn deck(ui: &mut egui::Ui, settings: &Settings, suggest: bool) -> Vec<UiCommand> {
+    let mut commands = Vec::new();
+    if let Some(path) = &settings.card_profile {
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        ui.label(format!("Deck: {name}")).on_hover_text(path.display().to_string());
+        if ui.small_button("Forget").on_hover_text("Read with the built-in reader alone").clicked() {
+            commands.push(UiCommand::ForgetDeck);
+        }
+    }
+    let teach = if suggest {
+        egui::Button::new(egui::RichText::new("Many cards stay unread: teach this deck").strong())
+            .fill(egui::Color32::from_rgb(140, 90, 20))
+    } else {
+        egui::Button::new("Teach this deck")
+    };
+    if ui.add(teach).on_hover_text("Hold up each card once; from then on the cards are read as this deck").clicked() {
+        commands.push(UiCommand::TeachDeck);
+    }
+    commands
 }

@@ -1,5 +1,6 @@
 //! The window: source picker and game bar, the live view with the referee's marks over it, the
-//! verdict banner, the Omphala panel and the status lines. The UI draws state and returns
+//! verdict banner, the Omphala panel and the status lines, and the deck's teaching in place of
+//! the game panel while it runs. The UI draws state and returns
 //! commands; it owns no game or vision logic, and never waits on the camera or the referee
 //! (frames come from `capture::worker`, rulings from `live::worker`).
 
@@ -16,6 +17,7 @@ mod screenshot;
 mod settings;
 mod source_picker;
 mod status_line;
+mod teach_panel;
 
 pub use app::{RefereeApp, StartOptions};
 pub use command::UiCommand;

@@ -26,6 +26,9 @@ pub struct Settings {
     /// Where each seat's rows lie at the real table (`calibrate table` writes one); none: the
     /// standard layout, fitted to the deal.
     pub layout: Option<std::path::PathBuf>,
+    /// The deck profile the cards are read with (taught in the window, or made by `enroll
+    /// cards`); none: the built-in reader alone.
+    pub card_profile: Option<std::path::PathBuf>,
     /// The journal of the last real table's game that had a ruling (offered for resuming).
     pub last_journal: Option<std::path::PathBuf>,
 }
@@ -44,6 +47,7 @@ impl Default for Settings {
             symbol_deck: "cipher".to_string(),
             symbol_profile: None,
             layout: None,
+            card_profile: None,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Lines under the view: source, state, resolution, frame rate and processing time; the
-//! referee's frames, time per frame and frames it had no time for.
+//! referee's frames, time per frame and frames it had no time for (the teaching's, while a deck
+//! is taught).
 
 use crate::capture::worker::{CaptureState, CaptureStatus};
 use crate::live::Snapshot;
@@ -31,6 +32,15 @@ fn state_text(state: &CaptureState) -> (String, egui::Color32) {
         CaptureState::Reconnecting(why) => (format!("reconnecting: {why}"), egui::Color32::from_rgb(230, 170, 40)),
         CaptureState::Failed(why) => (format!("failed: {why}"), egui::Color32::from_rgb(230, 80, 70)),
     }
+}
+
+/// While a deck is taught: its frames and time per frame.
+pub fn show_teaching(ui: &mut egui::Ui, view: &crate::live::teaching::TeachView) {
+    ui.horizontal(|ui| {
+        ui.label(format!("teaching the deck: {} frames", view.frames));
+        ui.separator();
+        ui.label(format!("{:.1} ms/frame", view.work_ms));
+    });
 }
 
 pub fn show_referee(ui: &mut egui::Ui, snapshot: &Snapshot) {

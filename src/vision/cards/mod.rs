@@ -12,6 +12,7 @@ pub mod enroll;
 pub mod enrolled;
 pub mod face_down;
 pub mod glyph_net;
+pub mod guided_enroll;
 pub mod index;
 pub mod index_net;
 pub mod labels;
