@@ -99,6 +99,7 @@ pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Resu
     let shading = |q: &Quad| support_of(q).is_some_and(|s| s < MIN_EDGE_SUPPORT);
     drop_nested(&mut quads, shading, |q| spans_frame(q, size));
     let support = quads.iter().map(support_of).collect();
+    let peeled = quads.iter().map(|q| outlines.iter().any(|o| o.quad == *q && o.peeled)).collect();
     let cascades: Vec<Quad> = outlines
         .iter()
         .filter(|o| o.long && !quads.iter().any(|q| inside(&o.quad, quad_centre(q))))
@@ -129,7 +130,7 @@ pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Resu
         }
         Ok(out)
     };
-    Ok(Outlines { cards: refined(quads, true)?, edge_support: support, cascades: refined(cascades, false)? })
+    Ok(Outlines { cards: refined(quads, true)?, edge_support: support, peeled, cascades: refined(cascades, false)? })
 }
 
 /// What `find_outlines` finds.
@@ -138,6 +139,9 @@ pub(super) struct Outlines {
     pub(super) cards: Vec<Quad>,
     /// For each card outline, how much of it runs along an edge (`edge_support`).
     pub(super) edge_support: Vec<Option<f32>>,
+    /// For each card outline, whether it was cut out of a shapeless one (`peeled`): a guess
+    /// that stands only if a card is read on it.
+    pub(super) peeled: Vec<bool>,
     /// Outlines too long for one card that may be several lying end to end (a cascade): these
     /// hold no card outline.
     pub(super) cascades: Vec<Quad>,
@@ -217,6 +221,13 @@ pub(super) fn new_edge_cards(edged: &[Outline], outlines: &[Outline]) -> Vec<Qua
         .copied()
         .collect()
 }
+
+/// The disc that peels a shapeless outline (`peeled`), as a share of the square root of its area:
+/// wider than a face-down card's white rim, narrower than the white between a face's pips.
+const PEEL_DISC: f64 = 0.1;
+/// Holes in a shapeless outline smaller than this share of its area are filled before it is peeled
+/// (a face's pips and index; a face-down card's middle is larger).
+const PEEL_HOLE: f64 = 0.1;
 
 /// Canny's lower gradient threshold for `edge_outlines` (the upper is 2.5 times it): the
 /// face-down count on fresh synthetic tables (seeds 9e6, not the test seeds) was the same from
@@ -338,11 +349,62 @@ pub(super) fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Out
         if area < min_area {
             continue;
         }
-        if let Some(outline) = card_quad(&contour, area, true)? {
-            quads.push(outline);
+        match card_quad(&contour, area, true)? {
+            Some(outline) => quads.push(outline),
+            None => quads.extend(peeled(mask, &contour, area, min_area)?),
         }
     }
     Ok(quads)
+}
+
+/// The cards inside a contour of no card's shape: a face-up card touching something as bright at
+/// its rim (the white border of a face-down card laid against it) makes one outline with it.
+/// The mask within the contour, opened with a disc wider than such a rim but narrower than the
+/// white of a face, loses the rim and keeps the face; each piece left is tried as a card.
+fn peeled(mask: &Mat, contour: &core::Vector<core::Point>, area: f64, min_area: f64) -> opencv::Result<Vec<Outline>> {
+    let rect = imgproc::bounding_rect(contour)?;
+    let mut within = Mat::zeros(rect.height, rect.width, core::CV_8UC1)?.to_mat()?;
+    let one: core::Vector<core::Vector<core::Point>> = std::iter::once(contour.clone()).collect();
+    let (white, offset) = (core::Scalar::all(255.0), core::Point::new(-rect.x, -rect.y));
+    imgproc::draw_contours(&mut within, &one, -1, white, -1, imgproc::LINE_8, &core::no_array(), i32::MAX, offset)?;
+    let mut raw = Mat::default();
+    core::bitwise_and(&Mat::roi(mask, rect)?, &within, &mut raw, &core::no_array())?;
+    // The pips and index are small holes in a face's white, filled so that the opening cannot
+    // cut the face's margin beside them; the dark middle of a back inside its rim is large, and
+    // stays open.
+    let mut holes = Mat::default();
+    core::bitwise_xor(&raw, &within, &mut holes, &core::no_array())?;
+    let small_holes: core::Vector<core::Vector<core::Point>> = outer_contours(&holes)?
+        .into_iter()
+        .filter(|h| imgproc::contour_area(h, false).is_ok_and(|a| a < PEEL_HOLE * area))
+        .collect();
+    let origin = core::Point::new(0, 0);
+    imgproc::draw_contours(
+        &mut raw,
+        &small_holes,
+        -1,
+        white,
+        -1,
+        imgproc::LINE_8,
+        &core::no_array(),
+        i32::MAX,
+        origin,
+    )?;
+    let k = ((PEEL_DISC * area.sqrt()) as i32).max(5) | 1;
+    let opened = morph(&raw, imgproc::MORPH_OPEN, imgproc::MORPH_ELLIPSE, k)?;
+    let mut pieces = core::Vector::<core::Vector<core::Point>>::new();
+    let back = core::Point::new(rect.x, rect.y);
+    imgproc::find_contours(&opened, &mut pieces, imgproc::RETR_EXTERNAL, imgproc::CHAIN_APPROX_SIMPLE, back)?;
+    let mut found = Vec::new();
+    for piece in pieces.iter() {
+        let piece_area = imgproc::contour_area(&piece, false)?;
+        // A piece as large as the whole lost nothing: it is the same shapeless outline.
+        if piece_area < min_area || piece_area > 0.8 * area {
+            continue;
+        }
+        found.extend(card_quad(&piece, piece_area, true)?.filter(|o| !o.long).map(|o| Outline { peeled: true, ..o }));
+    }
+    Ok(found)
 }
 
 /// A contour's card outline: its 4-corner polygon when convex, otherwise its minimum-area
@@ -383,7 +445,7 @@ pub(super) fn card_quad(
     let fill = area / f64::from(short * long);
     let clean = (0.92..=1.04).contains(&fill) && perimeter < 1.12 * f64::from(quad_perimeter);
     let ratio = long / short.max(1.0);
-    Ok((ratio <= 4.0).then_some(Outline { quad, clean, long: ratio > 2.1, square: ratio < SQUARE }))
+    Ok((ratio <= 4.0).then_some(Outline { quad, clean, long: ratio > 2.1, square: ratio < SQUARE, peeled: false }))
 }
 
 /// A card outline found in a mask, and whether its contour was exactly that quad.
@@ -395,6 +457,8 @@ pub(super) struct Outline {
     long: bool,
     /// Nearly square (`SQUARE`): a card seen steeply along its length, or not a card at all.
     square: bool,
+    /// Cut out of a shapeless outline (`peeled`).
+    peeled: bool,
 }
 
 /// Sorts out outlines that lie inside others. One holding several much smaller outlines is not
@@ -419,4 +483,65 @@ pub(super) fn drop_nested(
         held.into_iter().filter(|(q, n)| whole_frame(q) || !(*n >= 2 || (*n == 1 && shading(q)))).collect();
     let keeps = |(big, n): &(Quad, usize), q: &Quad| whole_frame(big) || (*n == 1 && holds_small(big, q));
     quads.retain(|q| cards.iter().any(|(c, _)| c == q) && !cards.iter().any(|big| holds(&big.0, q) && !keeps(big, q)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A padded mask 400×300: a face 80×120 with eight pip holes, and a face-down card's white
+    /// rim (7 px wide, 90×110, turned 20°) laid against its right side, as one bright region.
+    fn face_against_rim() -> Mat {
+        let mut mask = Mat::zeros(300, 400, core::CV_8UC1).unwrap().to_mat().unwrap();
+        let white = core::Scalar::all(255.0);
+        let rect = core::RotatedRect::new(core::Point2f::new(240.0, 140.0), core::Size2f::new(90.0, 110.0), 20.0);
+        let mut corners = [core::Point2f::default(); 4];
+        rect.unwrap().points(&mut corners).unwrap();
+        let rim: core::Vector<core::Point> =
+            corners.iter().map(|p| core::Point::new(p.x.round() as i32, p.y.round() as i32)).collect();
+        let rims: core::Vector<core::Vector<core::Point>> = std::iter::once(rim).collect();
+        imgproc::polylines(&mut mask, &rims, true, white, 7, imgproc::LINE_8, 0).unwrap();
+        let face = core::Rect::new(130, 90, 80, 120);
+        imgproc::rectangle(&mut mask, face, white, -1, imgproc::LINE_8, 0).unwrap();
+        for (x, y) in [(150, 110), (190, 110), (150, 140), (190, 140), (170, 125), (150, 170), (190, 170), (170, 185)] {
+            imgproc::circle(&mut mask, core::Point::new(x, y), 7, core::Scalar::all(0.0), -1, imgproc::LINE_8, 0)
+                .unwrap();
+        }
+        mask
+    }
+
+    #[test]
+    fn a_face_merged_with_a_backs_rim_is_peeled_out_of_the_shapeless_outline() {
+        let mask = face_against_rim();
+        let contours = outer_contours(&mask).unwrap();
+        assert_eq!(contours.len(), 1, "face and rim make one outline");
+        let area = imgproc::contour_area(&contours.get(0).unwrap(), false).unwrap();
+        assert!(card_quad(&contours.get(0).unwrap(), area, true).unwrap().is_none(), "the outline is no card");
+        let found = quads_in_mask(&mask, 3000.0).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        let face = [[130.0, 90.0], [209.0, 90.0], [209.0, 209.0], [130.0, 209.0]]
+            .map(|p| [p[0] - PAD as f32, p[1] - PAD as f32]);
+        for (got, want) in found[0].quad.iter().zip(&face) {
+            assert!(dist(*got, *want) < 6.0, "{:?} against {face:?}", found[0].quad);
+        }
+    }
+
+    #[test]
+    fn a_rim_alone_or_a_card_alone_is_not_peeled() {
+        let mut mask = Mat::zeros(300, 400, core::CV_8UC1).unwrap().to_mat().unwrap();
+        imgproc::rectangle(
+            &mut mask,
+            core::Rect::new(100, 80, 90, 130),
+            core::Scalar::all(255.0),
+            7,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let ring = quads_in_mask(&mask, 3000.0).unwrap();
+        assert_eq!(ring.len(), 1, "a back's rim is its card's outline");
+        let contours = outer_contours(&mask).unwrap();
+        let area = imgproc::contour_area(&contours.get(0).unwrap(), false).unwrap();
+        assert!(peeled(&mask, &contours.get(0).unwrap(), area, 3000.0).unwrap().is_empty(), "nothing inside the rim");
+    }
 }
