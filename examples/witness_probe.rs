@@ -1,5 +1,6 @@
 //! Prints each face-up card the detector reads in the given photos with what the centre of its
-//! face shows (`vision::cards::witness`): a look at why a reading stood or went unread.
+//! face shows (`vision::cards::witness`), and for a face left unread what its corners read: a look
+//! at why a reading stood or went unread.
 //! Usage: [WITNESS_PROBE_SCALE=K] [WITNESS_PROBE_DUMP=DIR] cargo run --release --example witness_probe -- PHOTO...
 use card_referee::vision::cards::detector::CardDetector;
 use card_referee::vision::cards::{light, pixels, quad, witness};
@@ -40,6 +41,10 @@ fn main() -> anyhow::Result<()> {
                 d.index_boxes,
                 witness::card_shaped(&quad)
             );
+            // An unread face: what its two corners read on their own.
+            if d.card.is_none() {
+                println!("    corners read {:?}", detector.read_corners_of(&frame, &quad)?);
+            }
         }
     }
     Ok(())

@@ -18,7 +18,7 @@ use crate::cards::{Card, Rank, Suit};
 
 /// Outlines at least this long (pixels) show the suit in their pips' outline: a 58 px spade
 /// of a phone video showed a club's.
-const PIPS_SHOW_SUIT: f32 = 100.0;
+pub(super) const PIPS_SHOW_SUIT: f32 = 100.0;
 
 /// An outline's corner readings and, beside each, its index box in the image.
 type OutlineReadings = (Vec<IndexReading>, Vec<[i32; 4]>);

@@ -7,12 +7,13 @@
 
 use opencv::prelude::*;
 
+use super::corners::PIPS_SHOW_SUIT;
 use super::detector::CardDetector;
 use super::face_down::OutlineSeen;
 use super::light;
 use super::outlines::{Outlines, find_outlines};
 use super::placing::{each_card_once, one_of_each};
-use super::quad::side_lengths;
+use super::quad::{cut_by_frame, side_lengths};
 use super::types::*;
 use super::witness;
 
@@ -78,14 +79,20 @@ impl CardDetector {
         // mark of that card (a pip, a stroke of its picture, the edge of a card laid askew on it),
         // not a card: with neither an outline nor a name it would stand for a card nobody laid.
         out.retain(|d| d.card.is_some() || d.quad.is_some());
-        // The centre of each face read is a second witness: a reading it contradicts goes unread.
+        // The centre of each face read is a second witness: a reading it contradicts goes unread,
+        // but for one whose suit alone it corrects on a whole card large enough to show its pips'
+        // shape (`witness::suit_from_pips`), named at the bar's confidence.
         for d in &mut out {
             if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
                 && !card.rank.is_court()
                 && witness::card_shaped(&quad)
-                && !witness::agrees(card, &witness::centre_of(frame, &quad)?)
             {
-                d.card = None;
+                let centre = witness::centre_of(frame, &quad)?;
+                if !witness::agrees(card, &centre) {
+                    let whole = !cut_by_frame(&quad, size) && longer_side(&quad) >= PIPS_SHOW_SUIT;
+                    d.card = witness::suit_from_pips(card, &centre).filter(|_| whole);
+                    d.confidence = if d.card.is_some() { self.config.min_confidence } else { d.confidence };
+                }
             }
             // Only a whole outline tells the card's size: one cut by the picture's edge or
             // half under another card is shorter than its card.

@@ -236,6 +236,16 @@ pub fn agrees(card: Card, centre: &Centre) -> bool {
         || (centre.red.is_none_or(|red| red == card.suit.is_red()) && centre.suit.is_none_or(|s| s == card.suit))
 }
 
+/// The card a reading the centre contradicts only in its suit is, by the centre's pips: as many
+/// clean pips as the rank, their outline the other suit of the reading's colour (a spade's index
+/// read as a club's at webcam size; the large centre pips show the stem). `None` where the centre
+/// says anything else.
+pub fn suit_from_pips(card: Card, centre: &Centre) -> Option<Card> {
+    let suit = centre.suit.filter(|s| *s != card.suit && s.is_red() == card.suit.is_red())?;
+    let clean = !centre.figure && !centre.gold && centre.red.is_none_or(|red| red == suit.is_red());
+    (clean && card.rank.value() >= 2 && centre.pips == Some(card.rank.value())).then_some(Card { suit, ..card })
+}
+
 /// The corner reading the centre's pips confirm, for an outline its corners leave unread (two
 /// readings that disagree, or one too weak): the one reading whose rank is the count of clean
 /// pips in the centre and whose suit their outline shows, where no figure shows.
@@ -262,6 +272,30 @@ mod tests {
         let face = draw_face(code.parse().unwrap(), style, 200).unwrap();
         let (w, h) = (face.cols() as f32, face.rows() as f32);
         centre_of(&face, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]).unwrap()
+    }
+
+    #[test]
+    fn the_centre_corrects_a_suit_only_where_its_pips_say_all_the_rest() {
+        let card = |c: &str| c.parse::<Card>().unwrap();
+        let seen = Centre {
+            pips: Some(2),
+            red: Some(false),
+            figure: false,
+            gold: false,
+            suit: Some(Suit::Spades),
+            whole: true,
+        };
+        assert_eq!(suit_from_pips(card("2C"), &seen), Some(card("2S")));
+        assert_eq!(suit_from_pips(card("2S"), &seen), None, "nothing to correct");
+        assert_eq!(suit_from_pips(card("3C"), &seen), None, "the count is not the rank");
+        assert_eq!(suit_from_pips(card("2H"), &seen), None, "another colour is no suit mistaken");
+        assert_eq!(suit_from_pips(card("2C"), &Centre { suit: None, ..seen }), None);
+        assert_eq!(suit_from_pips(card("2C"), &Centre { figure: true, ..seen }), None);
+        assert_eq!(suit_from_pips(card("2C"), &Centre { red: Some(true), ..seen }), None);
+        let ace = Centre { pips: Some(1), ..seen };
+        assert_eq!(suit_from_pips(card("AC"), &ace), None, "an ace's pip is no count");
+        let hearts = Centre { pips: Some(7), red: Some(true), suit: Some(Suit::Hearts), ..seen };
+        assert_eq!(suit_from_pips(card("7D"), &hearts), Some(card("7H")));
     }
 
     #[test]
