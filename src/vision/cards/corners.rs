@@ -338,7 +338,7 @@ impl CardDetector {
         let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?) else {
             return Ok(None);
         };
-        let at = readings.iter().zip(&boxes).find(|(r, _)| r.card == reading.card).map(|(_, b)| *b);
+        let at = readings.iter().zip(&boxes).find(|(r, _)| r.card.rank == reading.card.rank).map(|(_, b)| *b);
         let confirmed = IndexReading { confidence: self.config.min_confidence, ..reading };
         Ok(Some((vec![confirmed], at.into_iter().collect())))
     }

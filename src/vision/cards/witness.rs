@@ -248,15 +248,20 @@ pub fn suit_from_pips(card: Card, centre: &Centre) -> Option<Card> {
 
 /// The corner reading the centre's pips confirm, for an outline its corners leave unread (two
 /// readings that disagree, or one too weak): the one reading whose rank is the count of clean
-/// pips in the centre and whose suit their outline shows, where no figure shows.
+/// pips in the centre and whose suit their outline shows, where no figure shows. A reading of the
+/// other suit of that colour counts as the pips' suit (`suit_from_pips`).
 pub fn counted(readings: &[IndexReading], centre: &Centre) -> Option<IndexReading> {
     let pips = centre.pips.filter(|&n| n >= 2)?;
     if centre.figure || centre.gold {
         return None;
     }
     let suit = centre.suit?;
-    let mut matching = readings.iter().filter(|r| r.card.rank.value() == pips && r.card.suit == suit);
-    let first = *matching.next()?;
+    let as_centre = |card: Card| if card.suit == suit { Some(card) } else { suit_from_pips(card, centre) };
+    let mut matching = readings
+        .iter()
+        .filter(|r| r.card.rank.value() == pips)
+        .filter_map(|r| Some(IndexReading { card: as_centre(r.card)?, ..*r }));
+    let first = matching.next()?;
     matching.all(|r| r.card == first.card).then_some(first)
 }
 
@@ -360,10 +365,12 @@ mod tests {
             Centre { pips: Some(10), red: Some(true), suit: Some(Suit::Hearts), whole: true, ..Centre::default() };
         let corners = [read("QH", 0.48), read("10H", 0.33)];
         assert_eq!(counted(&corners, &ten), Some(read("10H", 0.33)));
-        // The suit must be the pips' own: a ten of spades read as clubs stays unread.
+        // The suit is the pips' own: a ten of spades read as clubs is the ten of spades; where the
+        // pips show no suit, or the other colour's, it stays unread.
         let spades = Centre { pips: Some(10), red: Some(false), suit: Some(Suit::Spades), whole: true, ..ten };
-        assert_eq!(counted(&[read("10C", 0.3), read("10C", 0.25)], &spades), None);
+        assert_eq!(counted(&[read("10C", 0.3), read("10C", 0.25)], &spades), Some(read("10S", 0.3)));
         assert_eq!(counted(&[read("10C", 0.3)], &Centre { suit: None, ..spades }), None);
+        assert_eq!(counted(&[read("10H", 0.3)], &spades), None);
         // No count, a figure, or two readings the pips fit alike: nothing is confirmed.
         assert_eq!(counted(&corners, &Centre { pips: None, ..ten }), None);
         assert_eq!(counted(&corners, &Centre { figure: true, ..ten }), None);
