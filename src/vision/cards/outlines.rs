@@ -67,7 +67,13 @@ pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Resu
         for mask in masks {
             for found in quads_in_mask(&mask, small_area * min_area_fraction)? {
                 match outlines.iter_mut().find(|o| same_card(&o.quad, &found.quad)) {
-                    // A card's card-shaped outline is surer than a square one of it.
+                    // A card's card-shaped outline is surer than a square one of it, and any
+                    // outline found whole surer than one peeled out of a shapeless one.
+                    Some(known) if known.peeled != found.peeled => {
+                        if known.peeled {
+                            *known = found
+                        }
+                    }
                     Some(known)
                         if (found.clean && !known.clean && found.square == known.square)
                             || (known.square && !found.square) =>
@@ -90,7 +96,9 @@ pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Resu
     outlines.retain(|o| !pieces.contains(&o.quad));
     let mut quads: Vec<[[f32; 2]; 4]> = outlines.iter().filter(|o| !o.long).map(|o| o.quad).collect();
     let (edged, edges) = edge_outlines(&blurred_gray, small_area * min_area_fraction)?;
-    quads.extend(new_edge_cards(&edged, &outlines));
+    // A peeled outline stands only if read: a card its edges draw whole comes in beside it.
+    let whole: Vec<Outline> = outlines.iter().filter(|o| !o.peeled).copied().collect();
+    quads.extend(new_edge_cards(&edged, &whole));
     let size = [small.cols() as f32, small.rows() as f32];
     let supports = quads.iter().map(|q| Ok((*q, edge_support(&edges, q)?))).collect::<opencv::Result<Vec<_>>>()?;
     let support_of = |q: &Quad| supports.iter().find(|(s, _)| s == q).and_then(|(_, v)| *v);
@@ -225,6 +233,10 @@ pub(super) fn new_edge_cards(edged: &[Outline], outlines: &[Outline]) -> Vec<Qua
 /// The disc that peels a shapeless outline (`peeled`), as a share of the square root of its area:
 /// wider than a face-down card's white rim, narrower than the white between a face's pips.
 const PEEL_DISC: f64 = 0.1;
+/// The least length, in pixels, of a card peeled out of a shapeless outline: a guess at a card is
+/// made only where its corners are large enough to be read surely (a smaller card's index is
+/// left to the loose search, as it was).
+const PEEL_MIN_LENGTH: f32 = 80.0;
 /// Holes in a shapeless outline smaller than this share of its area are filled before it is peeled
 /// (a face's pips and index; a face-down card's middle is larger).
 const PEEL_HOLE: f64 = 0.1;
@@ -402,7 +414,8 @@ fn peeled(mask: &Mat, contour: &core::Vector<core::Point>, area: f64, min_area: 
         if piece_area < min_area || piece_area > 0.8 * area {
             continue;
         }
-        found.extend(card_quad(&piece, piece_area, true)?.filter(|o| !o.long).map(|o| Outline { peeled: true, ..o }));
+        let whole_enough = |o: &Outline| !o.long && side_lengths(&o.quad).1 >= PEEL_MIN_LENGTH;
+        found.extend(card_quad(&piece, piece_area, true)?.filter(whole_enough).map(|o| Outline { peeled: true, ..o }));
     }
     Ok(found)
 }
