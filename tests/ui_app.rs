@@ -508,7 +508,8 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
 }
 
 /// A video of `cards` held up in turn before a dark table, each for 8 frames drifting a little,
-/// with 4 empty frames between them (15 frames a second).
+/// with 4 empty frames between them (15 frames a second), after 3 s of the empty table (the time
+/// the window is looked at before the first card comes).
 fn held_cards_video(path: &std::path::Path, cards: &[&str]) {
     use card_referee::render::face::{FaceStyle, draw_face};
     use opencv::core::{self, Mat, Scalar, Size};
@@ -520,6 +521,9 @@ fn held_cards_video(path: &std::path::Path, cards: &[&str]) {
     let mut writer = VideoWriter::new(path.to_str().unwrap(), fourcc, 15.0, size, true).unwrap();
     assert!(writer.is_opened().unwrap());
     let table = || Mat::new_size_with_default(size, core::CV_8UC3, Scalar::new(40.0, 90.0, 30.0, 0.0)).unwrap();
+    for _ in 0..45 {
+        writer.write(&table()).unwrap();
+    }
     for code in cards {
         let face = draw_face(code.parse().unwrap(), &FaceStyle::default(), 240).unwrap();
         for k in 0..8 {
