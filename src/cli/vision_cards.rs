@@ -324,26 +324,13 @@ pub fn enroll(dir: &Path, out: &Path) -> ExitCode {
 
 /// `enroll cards --video FILE --out PROFILE`: the cards shown one at a time, named by the reader.
 pub fn enroll_video(video: &Path, out: &Path) -> ExitCode {
-    use crate::capture::{CaptureOptions, SourceSpec};
     use crate::vision::cards::video_enroll::VideoEnroller;
-    let mut source = match crate::capture::open(&SourceSpec::File(video.to_path_buf()), &CaptureOptions::default()) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
-    };
     let mut enroller = match VideoEnroller::new() {
         Ok(e) => e,
         Err(e) => return internal(e),
     };
-    loop {
-        match source.next_frame() {
-            Ok(Some(frame)) => {
-                if let Err(e) = enroller.push(&frame.image, frame.index) {
-                    return internal(format!("{}: frame {}: {e}", video.display(), frame.index));
-                }
-            }
-            Ok(None) => break,
-            Err(e) => return bad_input(format!("{}: {e}", video.display())),
-        }
+    if let Err(code) = each_frame_of(video, |frame| enroller.push(&frame.image, frame.index)) {
+        return code;
     }
     let (profile, report) = match enroller.finish() {
         Ok(done) => done,
@@ -401,34 +388,26 @@ pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
 /// `enroll cards --video FILE --in-order --out PROFILE`: the cards shown one at a time in the
 /// teaching's order, each taken as the card due (`GuidedEnroller`, as the window's teaching).
 pub fn enroll_video_in_order(video: &Path, out: &Path) -> ExitCode {
-    use crate::capture::{CaptureOptions, SourceSpec};
     use crate::vision::cards::guided_enroll::{GuidedEnroller, Showing};
-    let mut source = match crate::capture::open(&SourceSpec::File(video.to_path_buf()), &CaptureOptions::default()) {
-        Ok(s) => s,
-        Err(e) => return bad_input(e),
-    };
     let mut enroller = match GuidedEnroller::new() {
         Ok(e) => e,
         Err(e) => return internal(e),
     };
     let mut refused = None;
-    loop {
-        let frame = match source.next_frame() {
-            Ok(Some(frame)) => frame,
-            Ok(None) => break,
-            Err(e) => return bad_input(format!("{}: {e}", video.display())),
-        };
+    let passed = each_frame_of(video, |frame| {
         let due = enroller.asked();
-        match enroller.push(&frame.image) {
-            // Said once per card refused: the reader is sure the card shown is another.
-            Ok(Showing::Other(seen)) if refused != Some(*seen) => {
-                let due = due.map_or_else(String::new, |c| c.code());
-                println!("frame {}: the reader is sure this is the {seen}, not the {due} due: not taken", frame.index);
-                refused = Some(*seen);
-            }
-            Ok(_) => {}
-            Err(e) => return internal(format!("{}: frame {}: {e}", video.display(), frame.index)),
+        // Said once per card refused: the reader is sure the card shown is another.
+        if let Showing::Other(seen) = enroller.push(&frame.image)?
+            && refused != Some(*seen)
+        {
+            let due = due.map_or_else(String::new, |c| c.code());
+            println!("frame {}: the reader is sure this is the {seen}, not the {due} due: not taken", frame.index);
+            refused = Some(*seen);
         }
+        Ok(())
+    });
+    if let Err(code) = passed {
+        return code;
     }
     let taken = enroller.taken();
     let missing: Vec<String> =
@@ -444,4 +423,19 @@ pub fn enroll_video_in_order(video: &Path, out: &Path) -> ExitCode {
     println!("enrolled: {}", codes.join(" "));
     println!("missing {}: {}", missing.len(), missing.join(" "));
     ExitCode::SUCCESS
+}
+
+/// Feeds each frame of a video file to `take`: a video that cannot be opened or read is bad
+/// input, a frame `take` fails on an internal error, each said with the file (and frame).
+fn each_frame_of(
+    video: &Path,
+    mut take: impl FnMut(&crate::capture::Frame) -> opencv::Result<()>,
+) -> Result<(), ExitCode> {
+    use crate::capture::{CaptureOptions, SourceSpec};
+    let spec = SourceSpec::File(video.to_path_buf());
+    let mut source = crate::capture::open(&spec, &CaptureOptions::default()).map_err(bad_input)?;
+    while let Some(frame) = source.next_frame().map_err(|e| bad_input(format!("{}: {e}", video.display())))? {
+        take(&frame).map_err(|e| internal(format!("{}: frame {}: {e}", video.display(), frame.index)))?;
+    }
+    Ok(())
 }

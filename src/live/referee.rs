@@ -286,7 +286,7 @@ fn seated(names: Vec<String>, layout: Option<&TableLayout>) -> Vec<String> {
 }
 
 /// A path's last part, for saying which file is in use.
-fn file_name(path: &Path) -> String {
+pub fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 

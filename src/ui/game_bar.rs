@@ -72,8 +72,7 @@ fn game_title(code: &str) -> String {
 fn deck(ui: &mut egui::Ui, settings: &Settings, suggest: bool) -> Vec<UiCommand> {
     let mut commands = Vec::new();
     if let Some(path) = &settings.card_profile {
-        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        ui.label(format!("Deck: {name}")).on_hover_text(path.display().to_string());
+        ui.label(format!("Deck: {}", crate::live::referee::file_name(path))).on_hover_text(path.display().to_string());
         if ui.small_button("Forget").on_hover_text("Read with the built-in reader alone").clicked() {
             commands.push(UiCommand::ForgetDeck);
         }

@@ -91,7 +91,9 @@ impl CardDetector {
                 if !witness::agrees(card, &centre) {
                     let whole = !cut_by_frame(&quad, size) && longer_side(&quad) >= PIPS_SHOW_SUIT;
                     d.card = witness::suit_from_pips(card, &centre).filter(|_| whole);
-                    d.confidence = if d.card.is_some() { self.config.min_confidence } else { d.confidence };
+                    if d.card.is_some() {
+                        d.confidence = self.config.min_confidence;
+                    }
                 }
             }
             // Only a whole outline tells the card's size: one cut by the picture's edge or
