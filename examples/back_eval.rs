@@ -1,8 +1,8 @@
 //! How well a card-back calibration tells the calibrated back from faces and from other backs on
 //! renderer scenes, and what it does to the face-down count:
 //! `cargo run --release --example back_eval -- [SCENES] [STYLES]`.
+use card_referee::geometry::{Pt, quad_contains};
 use card_referee::render::face::BackStyle;
-use card_referee::render::geometry::{Pt, quad_contains};
 use card_referee::render::random::{back_photo_scene, random_back_style};
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::back::{BackProfile, MATCH, NO_MATCH, card_in_photo};

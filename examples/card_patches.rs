@@ -1,4 +1,4 @@
-//! Writes the index network's training patches (`vision::cards::patch_set`): random rendered
+//! Writes the index network's training patches (`training::patches`): random rendered
 //! tables (every installed font that draws the indices, spread hands, cards from small to
 //! large, camera effects), cut where the detector reads, labelled from the renderer's ground
 //! truth. No photograph is used.
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use card_referee::render::fonts::fonts_under;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::patch_set::{SampleOptions, camera_effects, samples, write_header, write_sample};
+use card_referee::training::patches::{SampleOptions, camera_effects, samples, write_header, write_sample};
 use opencv::core::Size;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

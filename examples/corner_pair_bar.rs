@@ -17,11 +17,11 @@
 use card_referee::cards::Card;
 use card_referee::render::fonts::fonts_under;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
+use card_referee::training::patches::{camera_effects, corner_pairs};
 use card_referee::vision::cards::DetectorConfig;
 use card_referee::vision::cards::corners::combine;
 use card_referee::vision::cards::index_net::{NetReading, QuickFirst};
 use card_referee::vision::cards::patch::Patch;
-use card_referee::vision::cards::patch_set::{camera_effects, corner_pairs};
 use card_referee::vision::cards::types::IndexReading;
 use opencv::core::Size;
 use rand::{Rng, SeedableRng};

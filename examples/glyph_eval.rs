@@ -1,8 +1,8 @@
 //! Glyph accuracy of the card reader's classifier on damaged renderer faces drawn with fonts it
 //! was not built from: `cargo run --release --example glyph_eval -- [ROUNDS] [TRAIN_ROUNDS]`.
 use card_referee::cards::Suit;
+use card_referee::training::glyphs::damaged_glyphs;
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
-use card_referee::vision::cards::train::damaged_glyphs;
 
 #[path = "shared/font_halves.rs"]
 mod font_halves;
@@ -65,7 +65,7 @@ fn main() {
     score("builtin+damaged", &plus, &test);
     score("damaged only", &damaged, &test);
     for k in [20, 40, 80] {
-        let c = card_referee::vision::cards::train::condensed(&damaged, k).unwrap();
+        let c = card_referee::training::glyphs::condensed(&damaged, k).unwrap();
         score(&format!("damaged condensed {k}"), &c, &test);
         let mut both = builtin.clone();
         both.templates.extend(c.templates);

@@ -4,9 +4,9 @@
 //! One network and one template set are built from half the installed fonts and scored on faces
 //! drawn in the other half. Test data only: nothing is kept.
 
+use card_referee::training::glyphs::damaged_glyphs;
 use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
 use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
-use card_referee::vision::cards::train::damaged_glyphs;
 
 #[path = "shared/font_halves.rs"]
 mod font_halves;
@@ -79,6 +79,6 @@ fn main() {
     let start = std::time::Instant::now();
     let net = GlyphNet::train(&train, Reads::Ranks, iterations, 4_242).unwrap();
     println!("trained on {} glyphs in {:.1} s", train.templates.len(), start.elapsed().as_secs_f64());
-    let templates = card_referee::vision::cards::train::condensed(&train, 80).unwrap();
+    let templates = card_referee::training::glyphs::condensed(&train, 80).unwrap();
     score("held-out fonts", &templates, &net, &test);
 }

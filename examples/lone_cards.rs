@@ -3,7 +3,7 @@
 //! scenes were wrong; with a folder, writes the wrong scenes' frames there. With `--mat` the
 //! cards lie on a mat: everything outside a rectangle round them is darkened.
 //! `cargo run --release --example lone_cards -- [--mat] [DIR]`.
-use card_referee::render::geometry::Pt;
+use card_referee::geometry::Pt;
 use card_referee::render::table::{Lighting, TableKind, on_a_board};
 use card_referee::render::{CardTruth, PlacedCard, Renderer, Scene};
 use card_referee::vision::cards::{CardDetector, Face};

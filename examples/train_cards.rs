@@ -3,7 +3,7 @@
 //!   rendered from a list of font files, each at three widths (bold faces stand in for thicker
 //!   strokes);
 //! - `models/card_glyphs_seen.bin`: glyphs cut by the detector's own corner reader from damaged
-//!   renderings of whole faces (`vision::cards::train`) drawn in every font under
+//!   renderings of whole faces (`training::glyphs`) drawn in every font under
 //!   /usr/share/fonts that has the index characters, grouped by k-means to 80 per class.
 //!
 //! - `models/card_rank_net_{1,2,3}.yml` and `card_suit_net_{1,2,3}.yml`: the rank and suit
@@ -20,9 +20,9 @@
 use std::path::{Path, PathBuf};
 
 use card_referee::render::fonts::fonts_under;
+use card_referee::training::glyphs::{condensed, damaged_glyphs};
 use card_referee::vision::cards::classify::GlyphTemplates;
 use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
-use card_referee::vision::cards::train::{condensed, damaged_glyphs};
 
 const DEFAULT_FONTS: &[&str] = &[
     "truetype/dejavu/DejaVuSans.ttf",

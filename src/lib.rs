@@ -6,6 +6,8 @@
 pub mod capture;
 pub mod cards;
 pub mod cli;
+pub mod geometry;
+pub mod layout;
 pub mod live;
 pub mod referee;
 pub mod render;
@@ -13,5 +15,6 @@ pub mod rules;
 pub mod symbols;
 pub mod table;
 pub mod text_input;
+pub mod training;
 pub mod ui;
 pub mod vision;

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use card_referee::geometry::{Pt, quad_contains};
 use card_referee::render::face::{BackStyle, bgr};
-use card_referee::render::geometry::{Pt, quad_contains};
 use card_referee::render::random::back_photo_scene;
 use card_referee::render::{Renderer, SceneOptions, random_scene};
 use card_referee::vision::cards::back::{BackProfile, MATCH, NO_MATCH};

@@ -606,10 +606,9 @@ mod by_hand {
         assert_eq!(referee.record().len(), 3, "the shield is committed through the misread");
         // A 5H seen elsewhere too makes the 5D on the 2C another card.
         let mut moved = view.clone();
-        moved.loose.push(card_referee::table::CardView::up(
-            "5H".parse().unwrap(),
-            card_referee::render::geometry::Pt::new(0.0, 0.0),
-        ));
+        moved
+            .loose
+            .push(card_referee::table::CardView::up("5H".parse().unwrap(), card_referee::geometry::Pt::new(0.0, 0.0)));
         let after = expected(&played(&state, "Alice enhance 5H 2C\nAlice shield 9D 1\n"));
         assert_eq!(card_referee::referee::omphala::expect::distance(&after, &view), 0);
         assert!(card_referee::referee::omphala::expect::distance(&after, &moved) > 0, "a card in two places");

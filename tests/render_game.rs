@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use card_referee::cards::Card;
+use card_referee::geometry::{Homography, Pt};
 use card_referee::render::game::physical::held_at;
 use card_referee::render::game::{GameOptions, GameVideo, Kind, TimelineEntry};
-use card_referee::render::geometry::{Homography, Pt};
 use card_referee::render::scene::CardTruth;
 use card_referee::rules::omphala::engine::apply;
 use card_referee::rules::omphala::notation::parse;

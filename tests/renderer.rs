@@ -1,6 +1,6 @@
 //! The synthetic table renderer: deterministic for a seed, and its ground truth matches what it drew.
 
-use card_referee::render::geometry::{Pt, quad_contains};
+use card_referee::geometry::{Pt, quad_contains};
 use card_referee::render::scene::{Rendered, Scene};
 use card_referee::render::table::TableKind;
 use card_referee::render::{Renderer, SceneOptions, random_scene};

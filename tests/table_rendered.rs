@@ -2,7 +2,7 @@
 //! detected, placed and settled, compared with what was dealt.
 
 use card_referee::cards::{Card, Suit};
-use card_referee::render::geometry::Pt;
+use card_referee::geometry::Pt;
 use card_referee::render::random::random_back_style;
 use card_referee::render::scene::{Camera, Hand, PlacedCard, Renderer, Scene};
 use card_referee::render::table::{Lighting, TableKind};

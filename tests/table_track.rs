@@ -3,7 +3,7 @@
 use std::process::Command;
 
 use card_referee::cards::Card;
-use card_referee::render::geometry::Pt;
+use card_referee::geometry::Pt;
 use card_referee::render::scene::{Camera, PlacedCard, Renderer, Scene};
 use card_referee::table::TableLayout;
 use opencv::core::{Size, Vector};

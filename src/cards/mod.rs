@@ -6,6 +6,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub mod physical;
+
+pub use physical::{CARD_ASPECT, CARD_MM};
+
 /// A suit. Clubs and Spades are black, Diamonds and Hearts red.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Suit {

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::{InputArgs, bad_input};
 use crate::capture::SourceSpec;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
 use crate::table::footage::{At, FootageLabels, MomentScore, SETTLE_SECS, score_moment};
 use crate::table::{CardTracker, CardView, ChangeKind, Face, TrackConfig};
 use crate::vision::cards::CardDetection;

@@ -1,9 +1,9 @@
 //! What the window draws over the live image, in image pixels: each card found (known, face
 //! down or unread) and each seat's rows and the piles as the layout places them.
 
-use crate::render::geometry::Pt;
-use crate::render::scene::CARD_MM;
-use crate::table::layout::SLOT_MM;
+use crate::cards::CARD_MM;
+use crate::geometry::Pt;
+use crate::layout::SLOT_MM;
 use crate::table::settle::cards_of;
 use crate::table::{Place, Row, TableLayout, TableView};
 use crate::vision::cards::{CardDetection, Face};

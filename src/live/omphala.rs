@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::capture::Frame;
+use crate::geometry::Pt;
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
-use crate::render::geometry::Pt;
 use crate::rules::omphala::{Observation, RuleOptions};
 use crate::table::{TableLayout, TableView, TableWatch, Watched};
 use crate::vision::cards::CardDetector;

@@ -8,7 +8,7 @@ use opencv::core::Size;
 
 use super::minigame::MiniGameSession;
 use super::omphala::OmphalaSession;
-use super::worker::{Finished, LiveGame, Order};
+use super::orders::{Finished, LiveGame, Order};
 use crate::capture::Frame;
 use crate::referee::minigame::RoundCard;
 use crate::render::DemoTable;

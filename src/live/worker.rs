@@ -18,77 +18,16 @@ use opencv::prelude::*;
 
 use super::marks::{CardMark, ZoneMark, card_marks, zone_marks};
 use super::omphala::Said;
+use super::orders::{Finished, LiveGame, Order};
 use super::referee::LiveReferee;
 use crate::capture::Frame;
 use crate::capture::worker::lock;
-use crate::referee::minigame::{Event as MiniGameEvent, SeatClaim};
+use crate::referee::minigame::Event as MiniGameEvent;
 use crate::rules::omphala::GameState;
 use crate::symbols::games::GameKind;
 
 /// Things said kept in a snapshot.
 const SNAPSHOT_LOG: usize = 200;
-
-/// The game to referee.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LiveGame {
-    /// Omphala at a real table: the players' names in seat order, the layout file saying where
-    /// their rows lie (`None`: the standard layout, fitted to the deal), the journal to keep, and
-    /// the deck profile the cards are read with (`None`: the built-in reader alone).
-    Omphala { names: Vec<String>, layout: Option<PathBuf>, journal: Option<PathBuf>, deck: Option<PathBuf> },
-    /// A spot-the-symbol game: the players, the deck ("cipher", "plane-N" or a deck.json) and
-    /// how it was enrolled (none: the Cipher deck's built-in appearance), the journal to keep.
-    /// `claims` are made at their times as the video plays (a recorded game's claims file).
-    MiniGame {
-        kind: GameKind,
-        names: Vec<String>,
-        deck: String,
-        profile: Option<PathBuf>,
-        journal: Option<PathBuf>,
-        claims: Vec<SeatClaim>,
-    },
-    /// The Omphala game journalled at `journal`, going on where it stopped.
-    Resume { journal: PathBuf, layout: Option<PathBuf>, deck: Option<PathBuf> },
-    /// The demo table's loop of rendered games (`render::demo`, frames `width`×`height`): each
-    /// game refereed as it plays, questions answered from its script.
-    Demo { width: i32, height: i32 },
-}
-
-/// What the UI asks the referee thread.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Order {
-    /// The operator's choice among the candidates of a `confirm`.
-    Answer(String),
-    /// The players stop: score the game as it stands.
-    EndByAgreement,
-    /// A mini-game claim: `seat` called `called` at `ms` (the refereed frame's time when the
-    /// claimer's key was pressed).
-    Claim {
-        seat: usize,
-        called: String,
-        ms: u64,
-    },
-    /// The operator read a card the camera could not: `player`'s Front Row entity `position`
-    /// is `card` (a tie-break reveal).
-    Reveal {
-        player: usize,
-        position: usize,
-        card: String,
-    },
-    /// Withdraw the last committed ruling.
-    Undo,
-    /// Write the table layout in use (fitted to the deal) to this file.
-    SaveLayout(PathBuf),
-    /// Use this layout, adjusted by hand on the live image.
-    UseLayout(crate::table::TableLayout),
-    NewGame(LiveGame),
-}
-
-/// A game that ended while the window was open: names and standings, for the screen.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finished {
-    pub names: Vec<String>,
-    pub standings: Vec<String>,
-}
 
 /// Everything the window shows of the referee, as of one frame.
 #[derive(Clone, Debug, Default)]

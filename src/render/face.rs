@@ -7,11 +7,11 @@ use opencv::core::{self, Mat, Point, Rect, Scalar, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::geometry::Pt;
 use crate::cards::{Card, Rank, Suit};
+use crate::geometry::Pt;
 
-/// Width : height of a poker-size card (63 × 88 mm).
-pub const CARD_ASPECT: f64 = 88.0 / 63.0;
+pub use crate::cards::CARD_ASPECT;
+use crate::cards::physical;
 
 /// Which typeface draws the index: one bundled with the program, or any TrueType/OpenType font
 /// given as bytes (training data uses the fonts installed on the machine, for variety).
@@ -70,7 +70,13 @@ pub struct FaceLayout {
 
 impl Default for FaceLayout {
     fn default() -> Self {
-        FaceLayout { index_x: 0.035, index_y: 0.045, pip_size: 0.17, pip_column: 0.2, pip_top: 0.2 }
+        FaceLayout {
+            index_x: physical::INDEX_X,
+            index_y: physical::INDEX_Y,
+            pip_size: 0.17,
+            pip_column: 0.2,
+            pip_top: 0.2,
+        }
     }
 }
 
@@ -89,7 +95,7 @@ impl Default for FaceStyle {
     fn default() -> Self {
         FaceStyle {
             font: IndexFont::Hack,
-            index_height: 0.15,
+            index_height: physical::INDEX_GLYPH,
             weight: 1.5,
             paper: bgr(246, 244, 238),
             red: bgr(200, 24, 32),
@@ -122,16 +128,15 @@ pub fn bgr(r: u8, g: u8, b: u8) -> Scalar {
 
 /// Face size in pixels for a given width.
 pub fn face_size(width: i32) -> (i32, i32) {
-    (width, (f64::from(width) * CARD_ASPECT).round() as i32)
+    physical::face_size(width)
 }
 
 /// The top-left index area (rank above suit) of a face `width` pixels wide, in face pixels.
 /// The bottom-right index is the same box turned 180° about the card centre.
 pub fn index_box(width: i32, style: &FaceStyle) -> Rect {
-    let w = f64::from(width);
-    let height = style.index_height * w * 2.3 + 0.05 * w;
     let (x, y) = (style.layout.index_x, style.layout.index_y);
-    Rect::new((x * w) as i32, (y * w) as i32, (0.19 * w) as i32, height as i32)
+    let (left, top, w, h) = physical::index_box(width, x, y, style.index_height);
+    Rect::new(left, top, w, h)
 }
 
 /// Draws the face of `card`, BGR, `width` pixels wide.

@@ -5,7 +5,6 @@ pub mod demo;
 pub mod face;
 pub mod fonts;
 pub mod game;
-pub mod geometry;
 pub mod match_video;
 pub mod random;
 pub mod scene;

@@ -8,10 +8,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::face::{BackStyle, CourtStyle, FaceLayout, FaceStyle, IndexFont, bgr};
-use super::geometry::Pt;
-use super::scene::{CARD_MM, Camera, Hand, PlacedCard, Scene};
+use super::scene::{Camera, Hand, PlacedCard, Scene};
 use super::table::{Lighting, TableKind};
+use crate::cards::CARD_MM;
 use crate::cards::Card;
+use crate::geometry::Pt;
 
 /// Limits for random scenes.
 #[derive(Clone, Debug, PartialEq)]

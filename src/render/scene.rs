@@ -9,12 +9,11 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::face::{self, BackStyle, FaceStyle};
-use super::geometry::{Homography, Pt};
 use super::table::{self, Lighting, TableKind};
 use crate::cards::Card;
+use crate::geometry::{Homography, Pt};
 
-/// Card size on the table, millimetres (poker size).
-pub const CARD_MM: (f64, f64) = (63.0, 88.0);
+pub use crate::cards::CARD_MM;
 
 /// Maps table millimetres to image pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,10 +71,7 @@ impl PlacedCard {
 
     /// The card's corners on the table, clockwise from the top-left corner of its face.
     pub fn corners_mm(&self) -> [Pt; 4] {
-        let h = self.face_to_table(100);
-        let (w, hh) = face::face_size(100);
-        let (w, hh) = (f64::from(w), f64::from(hh));
-        [Pt::new(0.0, 0.0), Pt::new(w, 0.0), Pt::new(w, hh), Pt::new(0.0, hh)].map(|p| h.apply(p))
+        crate::geometry::card_corners(self.centre, self.angle)
     }
 }
 
@@ -210,7 +206,7 @@ impl Renderer {
             imgproc::gaussian_blur_def(&frame, &mut blurred, Size::new(0, 0), scene.blur_sigma)?;
             frame = blurred;
         }
-        table::add_noise(&mut frame, scene.noise_sigma, scene.noise_seed)?;
+        crate::vision::alter::add_noise(&mut frame, scene.noise_sigma, scene.noise_seed)?;
         let truth = ground_truth(scene, &quads, &labels, face_width)?;
         Ok(Rendered { image: frame, truth })
     }

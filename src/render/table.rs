@@ -1,13 +1,13 @@
 //! Table surfaces and light: a procedural cloth or wood texture, and a gain map for uneven light,
 //! vignetting, colour cast and glare. Both depend only on their parameters and a seed.
 
-use opencv::core::{self, Mat, Scalar, Size, Vector};
+use opencv::core::{self, Mat, Size, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::geometry::Pt;
+use crate::geometry::Pt;
 
 /// The kind of surface the cards lie on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -137,25 +137,11 @@ pub fn apply_light(frame: &mut Mat, gain: &Mat) -> opencv::Result<()> {
     Ok(())
 }
 
-/// Adds Gaussian sensor noise of standard deviation `sigma`, deterministic for `seed`.
-pub fn add_noise(frame: &mut Mat, sigma: f64, seed: u64) -> opencv::Result<()> {
-    if sigma <= 0.0 {
-        return Ok(());
-    }
-    core::set_rng_seed(seed as i32)?;
-    let mut noise = Mat::new_rows_cols_with_default(frame.rows(), frame.cols(), core::CV_8UC3, Scalar::all(0.0))?;
-    core::randn(&mut noise, &Scalar::all(128.0), &Scalar::all(sigma))?;
-    let mut out = Mat::default();
-    core::add_weighted(&*frame, 1.0, &noise, 1.0, -128.0, &mut out, -1)?;
-    *frame = out;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn mean(m: &Mat) -> Scalar {
+    fn mean(m: &Mat) -> core::Scalar {
         core::mean(m, &core::no_array()).unwrap()
     }
 

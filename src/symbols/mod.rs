@@ -14,6 +14,7 @@ pub mod games;
 pub mod names;
 pub mod notation;
 pub mod render;
+pub mod seen;
 pub mod simulate;
 
 pub use deck::{Card, CardId, Deck, DeckError, DeckProblem, SymbolId};

@@ -10,12 +10,13 @@ use opencv::core::{self, Mat, Scalar, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use crate::render::geometry::{Homography, Pt, quad_contains};
-use crate::render::scene::CARD_MM;
+use crate::cards::CARD_MM;
+use crate::geometry::{Homography, Pt, quad_contains};
 
-use super::layout::{ROW_SLOTS, Row, SLOT_MM, TableLayout};
 use super::place::{EXTRA_SLOTS, MODIFIER_MM, Sighting, index_to_centre};
-use super::view::Face;
+use super::view::{Face, TableView};
+use crate::layout::{ROW_SLOTS, Row, SLOT_MM, TableLayout};
+use crate::vision::cards::CardDetection;
 
 /// The strip looked at, across the row (millimetres toward the seat from the row's line): from
 /// past a base's far edge to past a modifier's near edge.
@@ -79,6 +80,15 @@ pub struct RowCard {
 
 /// Cards found along every Front Row, as face-down sightings in table millimetres (stacks of two
 /// as one long outline, as the reader gives them).
+/// One frame placed: the reader's detections, and the Front Rows' backs it missed, found in the
+/// frame itself (`front_row_backs`). What the referee should use when it has the frame.
+pub fn place_frame(frame: &Mat, detections: &[CardDetection], layout: &TableLayout) -> opencv::Result<TableView> {
+    let h = layout.image_to_table();
+    let mut sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
+    add_missed_backs(&mut sightings, front_row_backs(frame, layout)?);
+    Ok(super::place::place_sightings(&sightings, layout))
+}
+
 pub fn front_row_backs(frame: &Mat, layout: &TableLayout) -> opencv::Result<Vec<RowCard>> {
     let Some(to_image) = layout.image_to_table().inverse() else {
         return Ok(Vec::new());

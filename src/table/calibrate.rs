@@ -2,11 +2,11 @@
 //! outlines (each is a 63×88 mm rectangle), then the standard layout's seats matched to the rows
 //! the dealt cards form (2 face-down cards in each Front Row, 5 face-up ones in each Back Row).
 
-use crate::render::geometry::{Homography, Pt};
-use crate::render::scene::CARD_MM;
+use crate::cards::CARD_MM;
+use crate::geometry::{Homography, Pt};
 use crate::vision::cards::{CardDetection, Face};
 
-use super::layout::{Row, TableLayout};
+use crate::layout::{Row, TableLayout};
 
 /// A dealt card lies this near its slot, millimetres, once the layout is fitted.
 const SLOT_TOLERANCE_MM: f64 = 35.0;
@@ -88,7 +88,7 @@ fn rectified_cards(o: &Outline, rectify: &Homography) -> Vec<(Pt, f64, bool)> {
         (second, (c[2].y - c[1].y).atan2(c[2].x - c[1].x))
     };
     let short = first.min(second);
-    let columns = ((long - CARD_MM.0) / super::layout::SLOT_MM).round();
+    let columns = ((long - CARD_MM.0) / crate::layout::SLOT_MM).round();
     let merged = (short - CARD_MM.1).abs() < CARD_MM.1 * 0.2 && columns >= 1.0;
     if !merged {
         let top = (c[1].y - c[0].y).atan2(c[1].x - c[0].x);
@@ -144,7 +144,7 @@ fn align(cards: &[(Pt, f64, bool)], layout: &TableLayout) -> Option<(Homography,
     // whole slot off. So the start is also tried a slot either way along the rows.
     let starts = [0.0, std::f64::consts::PI]
         .into_iter()
-        .flat_map(|turn| [0.0, -super::layout::SLOT_MM, super::layout::SLOT_MM].map(|shift| (turn, shift)));
+        .flat_map(|turn| [0.0, -crate::layout::SLOT_MM, crate::layout::SLOT_MM].map(|shift| (turn, shift)));
     'turns: for (turn, shift) in starts {
         let mut t = rigid(-(base + turn), Pt::new(0.0, 0.0));
         // Start with the dealt cards' centroid on the slots' centroid.
@@ -463,8 +463,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::SeatZones;
     use crate::render::scene::{Camera, PlacedCard};
-    use crate::table::layout::SeatZones;
     use opencv::core::Size;
 
     /// The detections a perfect reader would give of a deal seen by `camera`.

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
 
 use super::view::{CardView, Face};
 

@@ -3,17 +3,13 @@
 //! a stack of two offset backs (a shielded Front Row entity, which the reader sees as one long
 //! outline) told from a lone back by its length.
 
-use opencv::core::Mat;
-
+use crate::cards::CARD_MM;
 use crate::cards::Card;
-use crate::render::face::{self, FaceStyle};
-use crate::render::geometry::{Homography, Pt, quad_contains};
-use crate::render::scene::CARD_MM;
+use crate::geometry::{Homography, Pt, quad_contains};
 use crate::vision::cards::CardDetection;
 
-use super::backs;
-use super::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
 use super::view::{CardView, EntityView, Face, SeatView, TableView};
+use crate::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
 
 /// How far a modifier's centre lies from its base's, millimetres (about 37).
 pub const MODIFIER_MM: f64 = MODIFIER_OFFSET * CARD_MM.1;
@@ -107,15 +103,6 @@ pub fn place(detections: &[CardDetection], layout: &TableLayout) -> TableView {
     place_sightings(&sightings, layout)
 }
 
-/// One frame placed: the reader's detections, and the Front Rows' backs it missed, found in the
-/// frame itself (see `backs`). What the referee should use when it has the frame.
-pub fn place_frame(frame: &Mat, detections: &[CardDetection], layout: &TableLayout) -> opencv::Result<TableView> {
-    let h = layout.image_to_table();
-    let mut sightings: Vec<Sighting> = detections.iter().filter_map(|d| Sighting::from_detection(d, &h)).collect();
-    backs::add_missed_backs(&mut sightings, backs::front_row_backs(frame, layout)?);
-    Ok(place_sightings(&sightings, layout))
-}
-
 /// Without a layout: every card loose, at its centre in image pixels.
 pub fn place_in_image(detections: &[CardDetection]) -> TableView {
     let loose = detections
@@ -130,7 +117,7 @@ pub fn place_in_image(detections: &[CardDetection]) -> TableView {
 /// card's half length around its band, over the slots it may run to) or on a pile. A hand
 /// moving elsewhere (resting at the table's edge, holding the deck above it) moves no card.
 pub fn in_play(p: Pt, layout: &TableLayout) -> bool {
-    let pile = |z: &super::layout::Zone| p.distance(z.centre) <= z.radius + CARD_MM.1 / 2.0;
+    let pile = |z: &crate::layout::Zone| p.distance(z.centre) <= z.radius + CARD_MM.1 / 2.0;
     if pile(&layout.deck) || pile(&layout.discard) {
         return true;
     }
@@ -241,14 +228,10 @@ fn index_to_corner() -> f64 {
 }
 
 /// Where a card's centre lies relative to its top-left index box's centre, on an upright card,
-/// millimetres (the renderer's default face; real decks put the index about there too).
+/// millimetres (real decks put the index about where `cards::physical` says).
 pub(super) fn index_to_centre() -> Pt {
-    let width = 600;
-    let bx = face::index_box(width, &FaceStyle::default());
-    let (w, h) = face::face_size(width);
-    let mm = CARD_MM.0 / f64::from(width);
-    let index = Pt::new(f64::from(bx.x) + f64::from(bx.width) / 2.0, f64::from(bx.y) + f64::from(bx.height) / 2.0);
-    Pt::new((f64::from(w) / 2.0 - index.x) * mm, (f64::from(h) / 2.0 - index.y) * mm)
+    let (x, y) = crate::cards::physical::index_to_centre();
+    Pt::new(x, y)
 }
 
 /// A row's sightings as entities in order along the row: stacks split into base and modifier,

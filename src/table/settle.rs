@@ -16,7 +16,7 @@ use opencv::prelude::MatTraitConstManual;
 use serde::Serialize;
 
 use crate::cards::Card;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
 
 use super::view::{CardView, EntityView, Face, SeatView, TableView};
 

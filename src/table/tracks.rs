@@ -11,7 +11,7 @@ use opencv::core::Mat;
 use opencv::prelude::MatTraitConst;
 
 use crate::cards::Card;
-use crate::render::geometry::{Pt, quad_contains};
+use crate::geometry::{Pt, quad_contains};
 use crate::vision::activity::{ActivityMap, Look};
 use crate::vision::cards::{CardDetection, Face as SeenFace, witness};
 

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
 
 /// Face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -10,8 +10,7 @@ use super::{
     learn_layout, place_frame, place_in_image,
 };
 use crate::cards::Card;
-use crate::render::PlacedCard;
-use crate::render::geometry::Pt;
+use crate::geometry::{Pt, card_corners};
 use crate::vision::activity::ActivityMap;
 use crate::vision::cards::{CardDetection, CardDetector};
 
@@ -277,8 +276,7 @@ fn placed_cards(view: &TableView) -> Vec<(Pt, Face, bool)> {
 
 /// For each cell centre, whether it lies on or beside a detected card: within one and a half
 /// times the card's half diagonal of its centre.
-fn near_cards(cells: &[crate::render::geometry::Pt], detections: &[CardDetection]) -> Vec<bool> {
-    use crate::render::geometry::Pt;
+fn near_cards(cells: &[Pt], detections: &[CardDetection]) -> Vec<bool> {
     let discs: Vec<(Pt, f64)> = detections
         .iter()
         .filter_map(|d| d.quad)
@@ -309,8 +307,9 @@ fn read_unread(detector: &CardDetector, image: &Mat, view: &mut TableView, layou
                 for (modifier, card) in [(false, Some(&entity.base)), (true, entity.modifier.as_ref())] {
                     let unread_face = |c: &&CardView| c.face == Face::Up && c.card.is_none();
                     let Some(card) = card.filter(|c| unread_face(c) || (under_shield && !modifier)) else { continue };
-                    let placed = PlacedCard { card: ANY_CARD, face_up: true, centre: card.centre, angle: row.angle };
-                    let quad = placed.corners_mm().map(|p| to_image.apply(p)).map(|p| [p.x as f32, p.y as f32]);
+                    let quad = card_corners(card.centre, row.angle)
+                        .map(|p| to_image.apply(p))
+                        .map(|p| [p.x as f32, p.y as f32]);
                     unread.push(((s, front, e, modifier), quad));
                 }
             }
@@ -350,9 +349,6 @@ fn unseen_readings(reads: Vec<Option<Card>>, mut shown: Vec<Card>) -> Vec<Option
         })
         .collect()
 }
-
-/// Any card: `PlacedCard` wants one, and only its corners are used here.
-const ANY_CARD: Card = Card { rank: crate::cards::Rank::ACE, suit: crate::cards::Suit::Clubs };
 
 #[cfg(test)]
 mod tests {

@@ -5,9 +5,9 @@
 
 use egui::{Color32, Pos2, Rect, Stroke};
 
+use crate::geometry::Pt;
 use crate::live::Snapshot;
 use crate::live::marks::CardKind;
-use crate::render::geometry::Pt;
 use crate::table::{Row, TableLayout};
 
 const READ: Color32 = Color32::from_rgb(80, 210, 120);

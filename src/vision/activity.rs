@@ -8,7 +8,7 @@ use opencv::core::{self, Mat, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
 
 /// Cells along the picture's longer side: a hand spans tens of them, a card several.
 const CELLS_LONG: i32 = 160;

@@ -127,7 +127,7 @@ impl Alteration {
             Alteration::Noise(sigma) => {
                 // The renderer's sensor noise, from a fixed seed: the same noise on every run.
                 out = frame.try_clone()?;
-                crate::render::table::add_noise(&mut out, sigma, 0x5eed)?;
+                add_noise(&mut out, sigma, 0x5eed)?;
             }
             Alteration::Jpeg(quality) => out = jpeg_round_trip(frame, quality)?,
             Alteration::Scale(k) => {
@@ -155,6 +155,20 @@ pub fn jpeg_round_trip(frame: &Mat, quality: i32) -> opencv::Result<Mat> {
 /// `frame` with each alteration applied in turn.
 pub fn apply_all(frame: Mat, alterations: &[Alteration]) -> opencv::Result<Mat> {
     alterations.iter().try_fold(frame, |frame, a| a.apply(&frame))
+}
+
+/// Adds Gaussian sensor noise of standard deviation `sigma`, deterministic for `seed`.
+pub fn add_noise(frame: &mut Mat, sigma: f64, seed: u64) -> opencv::Result<()> {
+    if sigma <= 0.0 {
+        return Ok(());
+    }
+    core::set_rng_seed(seed as i32)?;
+    let mut noise = Mat::new_rows_cols_with_default(frame.rows(), frame.cols(), core::CV_8UC3, core::Scalar::all(0.0))?;
+    core::randn(&mut noise, &core::Scalar::all(128.0), &core::Scalar::all(sigma))?;
+    let mut out = Mat::default();
+    core::add_weighted(&*frame, 1.0, &noise, 1.0, -128.0, &mut out, -1)?;
+    *frame = out;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,20 +9,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::symbols::deck::{CardId, SymbolId};
+use crate::symbols::deck::CardId;
 use crate::symbols::games::{GameKind, Place, Seat};
 
-/// A round card found in a frame, free of the vision types.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundCard {
-    /// `None`: a round thing not read as a card of the deck.
-    pub card: Option<CardId>,
-    /// Centre and radius in image pixels.
-    pub center: (f32, f32),
-    pub radius: f32,
-    /// The symbols read on it, with where each lies in the image.
-    pub symbols: Vec<(SymbolId, (f32, f32))>,
-}
+pub use crate::symbols::seen::RoundCard;
 
 /// What lies on top of a pile in one frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

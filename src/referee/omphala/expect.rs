@@ -364,7 +364,7 @@ pub fn ideal_view(expected: &Expected, layout: &crate::table::TableLayout) -> Ta
         .held
         .iter()
         .chain(&expected.carried)
-        .map(|&c| CardView::up(c, crate::render::geometry::Pt::new(0.0, 0.0)))
+        .map(|&c| CardView::up(c, crate::geometry::Pt::new(0.0, 0.0)))
         .collect();
     TableView {
         seats,

@@ -84,7 +84,7 @@ impl Fix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::geometry::Pt;
+    use crate::geometry::Pt;
     use crate::table::{CardView, EntityView, SeatView};
 
     fn view(backs: &[&str]) -> TableView {

@@ -43,7 +43,7 @@ pub struct Hypothesis {
     pub inputs: Vec<Input>,
     pub lag: Vec<Expected>,
     /// The stand-in card of a draw nobody saw, left for the operator to name
-    /// (`unseen::stand_in`): such an explanation is only ever put to the operator.
+    /// (`stand_in`): such an explanation is only ever put to the operator.
     pub unseen: Option<Card>,
 }
 
@@ -222,7 +222,7 @@ fn unseen_draw(node: &Hypothesis, view: &TableView) -> Option<Hypothesis> {
     if node.unseen.is_some() {
         return None;
     }
-    let card = super::unseen::stand_in(&node.state, view)?;
+    let card = stand_in(&node.state, view)?;
     let mut child = step(node, Input::Observe(Observation::Drawn { player, card }))?;
     child.unseen = Some(card);
     Some(child)
@@ -340,4 +340,11 @@ pub fn laid_as_dealt(seat: &SeatView) -> bool {
         row.len() == n && row.iter().all(|e| e.base.face == face && e.modifier.is_none())
     };
     bare(&seat.front, 2, Face::Down) && bare(&seat.back, 5, Face::Up)
+}
+/// The card that stands for an unseen draw: one the game has not seen and the view does not
+/// show, so no card on the table is taken for it.
+fn stand_in(state: &GameState, view: &TableView) -> Option<Card> {
+    let seen = state.seen_cards();
+    let shown = view.shown_cards();
+    (0..52).filter_map(Card::from_index).find(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
 }

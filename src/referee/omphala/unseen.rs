@@ -9,15 +9,6 @@ use super::search::{Hypothesis, step_or_refusal};
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::{Action, GameState, Input, Observation};
-use crate::table::TableView;
-
-/// The card that stands for an unseen draw: one the game has not seen and the view does not
-/// show, so no card on the table is taken for it.
-pub fn stand_in(state: &GameState, view: &TableView) -> Option<Card> {
-    let seen = state.seen_cards();
-    let shown = view.shown_cards();
-    (0..52).filter_map(Card::from_index).find(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
-}
 
 /// An explanation's record lines past the committed game, joined by " / ", the stand-in card
 /// written as the card left to name.

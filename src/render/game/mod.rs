@@ -12,14 +12,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::face::{BackStyle, FaceStyle};
-use super::geometry::Pt;
 use super::random::{random_back_style, random_face_style, random_lighting};
 use super::scene::{CardTruth, Hand, PlacedCard, Rendered, Renderer, Scene};
 use super::table::{Lighting, TableKind};
 use crate::cards::Card;
+use crate::geometry::Pt;
+use crate::layout::TableLayout;
 use crate::render::scene::Camera;
 use crate::rules::omphala::notation::{Record, parse};
-use crate::table::TableLayout;
 use script::SKINS;
 pub use script::{Kind, Script, Segment, TimelineEntry};
 
@@ -402,7 +402,7 @@ impl GameVideo {
 /// One hand per seat resting at the table's edge beyond the row nearest the seat, fingers toward
 /// the cards, each shifting to and fro at its own pace.
 fn resting_hands(layout: &TableLayout, rng: &mut ChaCha8Rng) -> Vec<RestingHand> {
-    use crate::render::scene::CARD_MM;
+    use crate::cards::CARD_MM;
     layout
         .seats
         .iter()
@@ -410,7 +410,7 @@ fn resting_hands(layout: &TableLayout, rng: &mut ChaCha8Rng) -> Vec<RestingHand>
         .map(|(seat, zones)| {
             let angle = zones.front.angle;
             let toward = Pt::new(-angle.sin(), angle.cos());
-            let reach = |row: &crate::table::Row| {
+            let reach = |row: &crate::layout::Row| {
                 let mid = row.first.lerp(row.last(), 0.5);
                 (mid.x * toward.x + mid.y * toward.y, mid)
             };

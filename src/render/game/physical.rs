@@ -8,10 +8,10 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::Card;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
+use crate::layout::SLOT_MM;
+use crate::layout::TableLayout;
 use crate::render::scene::PlacedCard;
-use crate::table::TableLayout;
-use crate::table::layout::SLOT_MM;
 
 /// Cards of a pile drawn (the ones below are hidden by them).
 const PILE_SHOWN: usize = 5;
@@ -93,7 +93,7 @@ const HELD_CLEAR_MM: f64 = 95.0;
 /// its seat, or, where that lies on the deck or the discard pile, a card's length out and moved
 /// along the row as far as needed (up to two slots) to lie clear of both, as a hand would put it
 /// beside a pile rather than on it (and clear of the row, not over a neighbour).
-pub fn held_at(layout: &TableLayout, line: &crate::table::Row, at: Pt) -> Pt {
+pub fn held_at(layout: &TableLayout, line: &crate::layout::Row, at: Pt) -> Pt {
     let toward_seat = line.modifier_at(at);
     let (dx, dy) = (at.x - toward_seat.x, at.y - toward_seat.y);
     let away = dx.hypot(dy).max(1e-9);

@@ -12,13 +12,13 @@ use serde::Serialize;
 use super::GameError;
 use super::physical::{PhysEntity, PhysTable};
 use crate::cards::Card;
-use crate::render::geometry::Pt;
+use crate::geometry::Pt;
+use crate::layout::TableLayout;
 use crate::render::scene::{Camera, PlacedCard};
 use crate::rules::omphala::engine::{apply, check};
 use crate::rules::omphala::input::{Action, Deal, Event, Input, Observation, Outcome};
 use crate::rules::omphala::notation::{Item, Line, Record, parse};
 use crate::rules::omphala::state::{GameState, Seat};
-use crate::table::TableLayout;
 
 /// Skin colours the players' hands are drawn with.
 pub(super) const SKINS: [[u8; 3]; 5] = [[224, 172, 140], [198, 134, 96], [141, 85, 52], [246, 204, 180], [92, 56, 38]];

@@ -198,7 +198,7 @@ fn format_item(names: &[String], item: &Item) -> String {
         Item::Corrected(Correction::Turn(player)) => format!("corrected turn {}", n(*player)),
         Item::Corrected(Correction::DiscardTop(card)) => format!("corrected discard {card}"),
         Item::Corrected(Correction::Rows { player, front, back }) => {
-            let row = |row: &[Entity]| row.iter().map(super::replay::entity_text).collect::<Vec<_>>().join(" ");
+            let row = |row: &[Entity]| row.iter().map(super::state::entity_text).collect::<Vec<_>>().join(" ");
             format!("corrected {} front {} back {}", n(*player), row(front), row(back)).replace("  ", " ")
         }
         Item::Act { player, action } => {

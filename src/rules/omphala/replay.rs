@@ -5,7 +5,8 @@ use super::engine::{Illegal, apply};
 use super::input::{Event, Outcome};
 use super::notation::Record;
 use super::score::Standings;
-use super::state::{Entity, GameState, Phase, Seat};
+pub use super::state::entity_text;
+use super::state::{GameState, Phase, Seat};
 
 /// The ruling on one line of the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,15 +38,6 @@ pub fn replay(record: &Record) -> Replay {
         }
     }
     Replay { state, verdicts, illegal: None }
-}
-
-/// An entity as the table knows it: `KC`, `KC+5H`, `?` (never seen), `?+4D`.
-pub fn entity_text(entity: &Entity) -> String {
-    let base = entity.card.map_or("?".to_string(), |c| c.to_string());
-    match entity.modifier {
-        Some(m) => format!("{base}+{m}"),
-        None => base,
-    }
 }
 
 /// One event in words, using the state's player names.

@@ -203,3 +203,11 @@ impl GameState {
         self.players.get(seat).map_or("?", |p| p.name.as_str())
     }
 }
+/// An entity as the table knows it: `KC`, `KC+5H`, `?` (never seen), `?+4D`.
+pub fn entity_text(entity: &Entity) -> String {
+    let base = entity.card.map_or("?".to_string(), |c| c.to_string());
+    match entity.modifier {
+        Some(m) => format!("{base}+{m}"),
+        None => base,
+    }
+}

@@ -677,7 +677,7 @@ mod tests {
 
     /// A pip of the renderer's design, `size` pixels tall, as a glyph.
     fn rendered_pip(suit: Suit, size: f64) -> GlyphFeature {
-        use crate::render::geometry::Pt;
+        use crate::geometry::Pt;
         let side = (size * 1.4) as i32;
         let mut canvas = Mat::zeros(side, side, core::CV_8UC1).unwrap().to_mat().unwrap();
         let centre = Pt::new(f64::from(side) / 2.0, f64::from(side) / 2.0);

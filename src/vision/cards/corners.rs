@@ -4,13 +4,13 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GlyphFeature, check_black_suit, confidence};
-use super::detect::longer_side;
 use super::detector::{CardDetector, Reader};
 use super::enrolled::Memory;
 use super::index_net::SURE_BLANK;
 use super::light;
 use super::patch;
 use super::pixels::*;
+use super::quad::longer_side;
 use super::quad::*;
 use super::types::*;
 use super::witness;

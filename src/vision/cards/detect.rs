@@ -13,7 +13,7 @@ use super::face_down::OutlineSeen;
 use super::light;
 use super::outlines::{Outlines, find_outlines};
 use super::placing::{each_card_once, one_of_each};
-use super::quad::{cut_by_frame, side_lengths};
+use super::quad::{cut_by_frame, longer_side};
 use super::types::*;
 use super::witness;
 
@@ -27,12 +27,6 @@ use super::witness;
 /// unread: at this size the pips rarely show their shape.
 const SMALL_BLACK_COURT: f32 = 90.0;
 const SMALL_BLACK_COURT_SURE: f32 = 0.95;
-
-/// The longer side of an outline, in pixels.
-pub(super) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
-    let (a, b) = side_lengths(quad);
-    a.max(b)
-}
 
 impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
@@ -129,10 +123,10 @@ mod tests {
     use super::super::placing::*;
     use super::super::quad::*;
     use super::*;
+    use crate::cards::CARD_MM;
     use crate::cards::Card;
+    use crate::geometry::Pt;
     use crate::render::face::BackStyle;
-    use crate::render::geometry::Pt;
-    use crate::render::scene::CARD_MM;
     use crate::render::table::{Lighting, TableKind, on_a_board};
     use crate::render::{PlacedCard, Renderer, Scene};
 

@@ -1378,7 +1378,7 @@ mod tests {
             let at = core::Point::new(x + 20, y);
             imgproc::put_text(frame, "7", at, imgproc::FONT_HERSHEY_SIMPLEX, 1.1, ink, 3, imgproc::LINE_AA, false)
                 .unwrap();
-            let centre = crate::render::geometry::Pt::new(f64::from(x) + 31.0, f64::from(y) + 22.0);
+            let centre = crate::geometry::Pt::new(f64::from(x) + 31.0, f64::from(y) + 22.0);
             crate::render::face::draw_pip(frame, Suit::Hearts, centre, 22.0, false, ink).unwrap();
         };
         index(&mut frame, 1000, 250, 235.0, true);
@@ -1401,7 +1401,7 @@ mod tests {
     #[test]
     fn a_small_blurred_club_cut_again_smoothly_shows_its_round_top() {
         use super::super::classify::spade_or_club;
-        use crate::render::geometry::Pt;
+        use crate::geometry::Pt;
         for (suit, px) in [(Suit::Spades, 13.0), (Suit::Clubs, 13.0), (Suit::Spades, 20.0), (Suit::Clubs, 20.0)] {
             // A pip `px` tall, printed black on white and blurred as a webcam does.
             let mut sharp = Mat::new_rows_cols_with_default(60, 60, core::CV_8UC3, core::Scalar::all(245.0)).unwrap();
@@ -1452,7 +1452,7 @@ mod tests {
                 false,
             )
             .unwrap();
-            let centre = crate::render::geometry::Pt::new(f64::from(x) + 11.0, 92.0);
+            let centre = crate::geometry::Pt::new(f64::from(x) + 11.0, 92.0);
             crate::render::face::draw_pip(&mut frame, *suit, centre, 22.0, false, ink).unwrap();
         }
         let templates = GlyphTemplates::builtin().unwrap();

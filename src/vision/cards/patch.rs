@@ -50,7 +50,7 @@ pub fn index_window(rank: [f32; 2], down: [f32; 2], unit: f32) -> Window {
 /// The window of one corner of a card outline (`quad`, clockwise from the card's top-left
 /// corner): its top-left corner, or with `far` its bottom-right one, turned upright.
 pub fn corner_window(quad: &[[f32; 2]; 4], far: bool) -> Window {
-    use crate::render::geometry::{Homography, Pt};
+    use crate::geometry::{Homography, Pt};
     let quad = if far { [quad[2], quad[3], quad[0], quad[1]] } else { *quad };
     let unit = [Pt::new(0.0, 0.0), Pt::new(1.0, 0.0), Pt::new(1.0, 1.0), Pt::new(0.0, 1.0)];
     let to_frame = Homography::from_quads(&unit, &quad.map(|p| Pt::new(f64::from(p[0]), f64::from(p[1]))));
@@ -95,7 +95,7 @@ fn shrink(window: &Window, w: i32, h: i32) -> f32 {
 /// `warp_perspective` with replicated borders does it (a call of that costs more than the few
 /// thousand pixels of a patch); `None` for a degenerate window.
 fn sample(frame: &Mat, window: &Window, w: i32, h: i32) -> opencv::Result<Option<Vec<u8>>> {
-    use crate::render::geometry::{Homography, Pt};
+    use crate::geometry::{Homography, Pt};
     let (fw, fh) = (w as f64, h as f64);
     let rect = [Pt::new(0.0, 0.0), Pt::new(fw, 0.0), Pt::new(fw, fh), Pt::new(0.0, fh)];
     let to = window.map(|p| Pt::new(f64::from(p[0]), f64::from(p[1])));

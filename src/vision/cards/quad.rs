@@ -3,7 +3,7 @@
 use opencv::core;
 
 use super::types::{CARD_H, CARD_W, Quad};
-use crate::render::geometry::{Pt, quad_contains};
+use crate::geometry::{Pt, quad_contains};
 
 /// An outline whose long side is under this many times its short one is nearly square. A card
 /// is 1.4 times as long as it is wide, but seen 45° from overhead along its length it looks
@@ -78,6 +78,12 @@ pub(crate) fn inside(q: &[[f32; 2]; 4], p: [f32; 2]) -> bool {
 
 pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// The longer side of an outline, in pixels.
+pub(super) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
+    let (a, b) = side_lengths(quad);
+    a.max(b)
 }
 
 pub(super) fn side_lengths(q: &[[f32; 2]; 4]) -> (f32, f32) {

@@ -263,8 +263,8 @@ pub const CANONICAL_DIAMETER: i32 = CANON;
 
 /// The round cards the mini-game referee reads, free of the vision types.
 impl SymbolCardDetection {
-    pub fn round_card(&self) -> crate::referee::minigame::RoundCard {
-        crate::referee::minigame::RoundCard {
+    pub fn round_card(&self) -> crate::symbols::seen::RoundCard {
+        crate::symbols::seen::RoundCard {
             card: self.card,
             center: self.region.center,
             radius: self.region.radius(),
@@ -275,7 +275,7 @@ impl SymbolCardDetection {
 
 impl SymbolRecognizer {
     /// One frame's round cards, for the mini-game referee.
-    pub fn round_cards(&self, bgr: &Mat) -> Result<Vec<crate::referee::minigame::RoundCard>> {
+    pub fn round_cards(&self, bgr: &Mat) -> Result<Vec<crate::symbols::seen::RoundCard>> {
         Ok(self.detect(bgr)?.iter().map(SymbolCardDetection::round_card).collect())
     }
 }

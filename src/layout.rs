@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::render::geometry::{Homography, Pt};
-use crate::render::scene::CARD_MM;
+use crate::cards::CARD_MM;
+use crate::geometry::{Homography, Pt};
 use crate::text_input::shortened;
 
 /// Centre-to-centre distance of neighbouring entities in a row, millimetres.

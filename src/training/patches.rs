@@ -11,12 +11,12 @@ use opencv::{core, prelude::*};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::index::{IndexSpot, candidate_spots};
-use super::outlines::find_card_quads;
-use super::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch, Window};
-use super::quad::inside;
 use crate::cards::Card;
 use crate::render::CardTruth;
+use crate::vision::cards::index::{IndexSpot, candidate_spots};
+use crate::vision::cards::outlines::find_card_quads;
+use crate::vision::cards::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch, Window};
+use crate::vision::cards::quad::inside;
 
 /// Where a patch was cut: a card outline's corner, or a loose index candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub fn samples(
         }
     }
     // The loose search's candidates, and the true indices a little off.
-    let mut spots = candidate_spots(frame, super::types::SMALL_FRAME)?;
+    let mut spots = candidate_spots(frame, crate::vision::cards::types::SMALL_FRAME)?;
     for t in indices.iter().filter(|t| t.seen >= 0.9) {
         let len = dist(t.rank, t.pip);
         let down = [(t.pip[0] - t.rank[0]) / len, (t.pip[1] - t.rank[1]) / len];

@@ -11,13 +11,13 @@ use opencv::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
-use super::corners::corner_glyphs;
-use super::types::{CARD_H, CARD_W, Corner};
 use crate::cards::Card;
+use crate::geometry::{Homography, Pt};
 use crate::render::face::draw_face;
-use crate::render::geometry::{Homography, Pt};
 use crate::render::random::random_face_style;
+use crate::vision::cards::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
+use crate::vision::cards::corners::corner_glyphs;
+use crate::vision::cards::types::{CARD_H, CARD_W, Corner};
 
 /// Glyphs cut from `rounds` damaged renderings of every card, both corners: ranks, suits, and
 /// the digits of each "10" printed as two glyphs.
