@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 use card_referee::render::{Renderer, SceneOptions, random_scene};
-use card_referee::vision::cards::{CardDetector, Reader, outlines, patch};
+use card_referee::vision::cards::{CardDetector, Reader, readers::patch, stages::outlines};
 
 const DECK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
 

@@ -2,7 +2,7 @@
 //! was not built from: `cargo run --release --example glyph_eval -- [ROUNDS] [TRAIN_ROUNDS]`.
 use card_referee::cards::Suit;
 use card_referee::training::glyphs::damaged_glyphs;
-use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
+use card_referee::vision::cards::readers::classify::{GlyphClass, GlyphTemplates, confidence};
 
 #[path = "shared/font_halves.rs"]
 mod font_halves;

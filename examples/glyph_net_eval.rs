@@ -5,8 +5,8 @@
 //! drawn in the other half. Test data only: nothing is kept.
 
 use card_referee::training::glyphs::damaged_glyphs;
-use card_referee::vision::cards::classify::{GlyphClass, GlyphTemplates, confidence};
-use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
+use card_referee::vision::cards::readers::classify::{GlyphClass, GlyphTemplates, confidence};
+use card_referee::vision::cards::readers::glyph_net::{GlyphNet, Reads};
 
 #[path = "shared/font_halves.rs"]
 mod font_halves;

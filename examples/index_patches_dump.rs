@@ -7,10 +7,10 @@
 //! with `X,Y,R` after it, only loose candidates whose rank lies within R pixels of (X, Y), each
 //! printed with where it lies and every probability the network gives it.
 
-use card_referee::vision::cards::index::candidate_spots;
-use card_referee::vision::cards::index_net::{IndexNet, NetReading};
-use card_referee::vision::cards::outlines::find_card_quads;
-use card_referee::vision::cards::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch};
+use card_referee::vision::cards::readers::index::candidate_spots;
+use card_referee::vision::cards::readers::index_net::{IndexNet, NetReading};
+use card_referee::vision::cards::readers::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch};
+use card_referee::vision::cards::stages::outlines::find_card_quads;
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

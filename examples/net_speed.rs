@@ -2,8 +2,8 @@
 //! ONNX file as shipped, reading `W x H` patches transposed: `models/train/transpose_net.py`).
 use std::time::Instant;
 
-use card_referee::vision::cards::index_net::IndexNet;
-use card_referee::vision::cards::patch::{CORNER_H, CORNER_W, INDEX_H, INDEX_W, PLANES, Patch};
+use card_referee::vision::cards::readers::index_net::IndexNet;
+use card_referee::vision::cards::readers::patch::{CORNER_H, CORNER_W, INDEX_H, INDEX_W, PLANES, Patch};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     opencv::core::set_num_threads(1)?;

@@ -7,7 +7,7 @@
 //!   /usr/share/fonts that has the index characters, grouped by k-means to 80 per class.
 //!
 //! - `models/card_rank_net_{1,2,3}.yml` and `card_suit_net_{1,2,3}.yml`: the rank and suit
-//!   networks (`vision::cards::glyph_net`), each trained on glyphs cut from its own damaged faces,
+//!   networks (`vision::cards::readers::glyph_net`), each trained on glyphs cut from its own damaged faces,
 //!   the font set and the drawn shapes.
 //!
 //! Deterministic: the same fonts give the same files, byte for byte.
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 
 use card_referee::render::fonts::fonts_under;
 use card_referee::training::glyphs::{condensed, damaged_glyphs};
-use card_referee::vision::cards::classify::GlyphTemplates;
-use card_referee::vision::cards::glyph_net::{GlyphNet, Reads};
+use card_referee::vision::cards::readers::classify::GlyphTemplates;
+use card_referee::vision::cards::readers::glyph_net::{GlyphNet, Reads};
 
 const DEFAULT_FONTS: &[&str] = &[
     "truetype/dejavu/DejaVuSans.ttf",

@@ -1,9 +1,9 @@
 //! Prints each face-up card the detector reads in the given photos with what the centre of its
-//! face shows (`vision::cards::witness`), and for a face left unread what its corners read: a look
+//! face shows (`vision::cards::readers::witness`), and for a face left unread what its corners read: a look
 //! at why a reading stood or went unread.
 //! Usage: [WITNESS_PROBE_SCALE=K] [WITNESS_PROBE_DUMP=DIR] cargo run --release --example witness_probe -- PHOTO...
 use card_referee::vision::cards::detector::CardDetector;
-use card_referee::vision::cards::{light, pixels, quad, witness};
+use card_referee::vision::cards::{picture::light, picture::pixels, picture::quad, readers::witness};
 use opencv::{core, imgcodecs, imgproc, prelude::*};
 
 /// The size the witness looks at a face in.

@@ -293,7 +293,7 @@ fn evaluations_of_nothing_are_refused() {
 // 9. A deck profile's embeddings must be of the networks' length.
 #[test]
 fn a_profile_with_embeddings_of_the_wrong_length_is_refused() {
-    use card_referee::vision::cards::enroll::{DeckProfile, EnrolledPatch};
+    use card_referee::vision::cards::decks::enroll::{DeckProfile, EnrolledPatch};
     let dir = tempfile::tempdir().unwrap();
     let mut profile = DeckProfile::new();
     profile.corners.push(EnrolledPatch { card: "AS".parse().unwrap(), embedding: vec![0.5; 3] });

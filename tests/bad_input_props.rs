@@ -6,7 +6,7 @@ use std::path::Path;
 use card_referee::rules::omphala::notation;
 use card_referee::symbols::deck::{Deck, MAX_CARDS, MAX_NAME_CHARS, MAX_SYMBOLS_PER_CARD};
 use card_referee::symbols::notation::replay;
-use card_referee::vision::cards::enroll::DeckProfile;
+use card_referee::vision::cards::decks::enroll::DeckProfile;
 use card_referee::vision::cards::labels::LabelSet;
 use card_referee::vision::image_file;
 use proptest::prelude::*;
@@ -125,7 +125,7 @@ proptest! {
     fn profiles_of_any_shape_are_checked(patches in 0usize..60, len in 0usize..100, expected in 1usize..80) {
         let mut profile = DeckProfile::new();
         for _ in 0..patches {
-            profile.corners.push(card_referee::vision::cards::enroll::EnrolledPatch {
+            profile.corners.push(card_referee::vision::cards::decks::enroll::EnrolledPatch {
                 card: "QH".parse().unwrap(),
                 embedding: vec![0.25; len],
             });

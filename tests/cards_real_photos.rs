@@ -314,8 +314,8 @@ fn cards_under_a_warm_lamp_are_read_as_under_white_light() {
 #[test]
 fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
     use card_referee::vision::alter::Alteration;
-    use card_referee::vision::cards::outlines::{find_card_quads, find_card_quads_in_light};
-    use card_referee::vision::cards::quad::shoelace_area as quad_area;
+    use card_referee::vision::cards::picture::quad::shoelace_area as quad_area;
+    use card_referee::vision::cards::stages::outlines::{find_card_quads, find_card_quads_in_light};
     use opencv::imgcodecs;
     // Enrolment cuts its patches from the outline it finds; `detect` finds outlines in the frame
     // balanced to white light, and enrolment must too. Looked for in the camera's colours, 47 of
@@ -347,7 +347,7 @@ fn enrolment_under_a_warm_lamp_finds_the_outline_of_the_photo_as_taken() {
 
 #[test]
 fn letters_run_together_are_no_index_even_beside_an_enrolled_deck() {
-    use card_referee::vision::cards::{CardDetector, enroll::DeckProfile};
+    use card_referee::vision::cards::{CardDetector, decks::enroll::DeckProfile};
     use opencv::imgcodecs;
     // IMG_2506 holds one card, a nine. The "oo" of "book" on a spine beside it is one ink blob,
     // as long as a queen's rank run into her pip; with bidly-deck enrolled, the enrolled

@@ -9,7 +9,7 @@ use std::process::Command;
 use card_referee::cards::Card;
 use card_referee::render::face::{FaceStyle, draw_face};
 use card_referee::render::random::random_face_style;
-use card_referee::vision::cards::enroll::DeckProfile;
+use card_referee::vision::cards::decks::enroll::DeckProfile;
 use card_referee::vision::cards::{CardDetector, Face};
 use opencv::core::{self, Mat, Scalar, Size};
 use opencv::imgproc;

@@ -592,7 +592,7 @@ fn a_deck_is_taught_card_by_card_and_the_next_game_reads_with_it() {
     );
     let kept = harness.state().card_profile().expect("the deck in use").to_path_buf();
     assert!(kept.starts_with(dir.join("decks")), "{}", kept.display());
-    let profile = card_referee::vision::cards::enroll::DeckProfile::load(&kept).unwrap();
+    let profile = card_referee::vision::cards::decks::enroll::DeckProfile::load(&kept).unwrap();
     let cards: Vec<String> = profile.cards().iter().map(|c| c.code()).collect();
     assert_eq!(cards, ["AC", "2C", "3C"]);
     let _ = std::fs::remove_dir_all(&dir);

@@ -32,10 +32,10 @@ use card_referee::symbols::cipher::cipher_deck;
 use card_referee::symbols::deck::{Deck, DeckError, MAX_CARDS, MAX_NAME_CHARS, MAX_SYMBOLS_PER_CARD, projective_plane};
 use card_referee::symbols::notation::{ReplayError, replay as replay_match};
 use card_referee::table::TableLayout;
-use card_referee::vision::cards::back::{
+use card_referee::vision::cards::decks::back::{
     BACK_FORMAT, BackDescriptor, BackProfile, COLOUR_BINS, LAYOUT_H, LAYOUT_W, TEXTURE_BINS,
 };
-use card_referee::vision::cards::enroll::{DeckProfile, EnrolledPatch};
+use card_referee::vision::cards::decks::enroll::{DeckProfile, EnrolledPatch};
 use card_referee::vision::cards::labels::LabelSet;
 use card_referee::vision::symbols::describe::LEN as SYMBOL_LEN;
 use card_referee::vision::symbols::enroll::{PROFILE_FORMAT as SYMBOL_FORMAT, SymbolAppearance, SymbolProfile};

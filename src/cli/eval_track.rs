@@ -17,7 +17,7 @@ use crate::geometry::Pt;
 use crate::table::footage::{At, FootageLabels, MomentScore, SETTLE_SECS, score_moment};
 use crate::table::{CardTracker, CardView, ChangeKind, Face, TrackConfig};
 use crate::vision::cards::CardDetection;
-use crate::vision::cards::quad::quad_centre;
+use crate::vision::cards::picture::quad::quad_centre;
 
 #[derive(clap::Args, Debug)]
 pub struct EvalTrackArgs {

@@ -11,8 +11,8 @@ use opencv::{imgcodecs, prelude::*};
 
 use super::EXIT_BAD_INPUT;
 use crate::vision::alter::{self, Alteration};
-use crate::vision::cards::back::{BackError, BackProfile};
-use crate::vision::cards::enroll::{DeckProfile, EnrollError, read_image};
+use crate::vision::cards::decks::back::{BackError, BackProfile};
+use crate::vision::cards::decks::enroll::{DeckProfile, EnrollError, read_image};
 use crate::vision::cards::labels::{LabelSet, Score, score_image};
 use crate::vision::cards::output::{ImageJson, draw};
 use crate::vision::cards::{CardDetector, Face, Reader};
@@ -324,7 +324,7 @@ pub fn enroll(dir: &Path, out: &Path) -> ExitCode {
 
 /// `enroll cards --video FILE --out PROFILE`: the cards shown one at a time, named by the reader.
 pub fn enroll_video(video: &Path, out: &Path) -> ExitCode {
-    use crate::vision::cards::video_enroll::VideoEnroller;
+    use crate::vision::cards::decks::video_enroll::VideoEnroller;
     let mut enroller = match VideoEnroller::new() {
         Ok(e) => e,
         Err(e) => return internal(e),
@@ -368,8 +368,9 @@ pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
     // something else (or another deck).
     let mut lowest = 1.0f32;
     for path in images {
-        let card =
-            read_image(path).ok().and_then(|frame| crate::vision::cards::back::card_in_photo(&frame).ok().flatten());
+        let card = read_image(path)
+            .ok()
+            .and_then(|frame| crate::vision::cards::decks::back::card_in_photo(&frame).ok().flatten());
         if let Some(card) = card {
             lowest = lowest.min(profile.similarity(&card).unwrap_or(0.0));
         }
@@ -380,7 +381,7 @@ pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
         images.len(),
         if images.len() == 1 { "" } else { "s" },
         out.display(),
-        crate::vision::cards::back::MATCH
+        crate::vision::cards::decks::back::MATCH
     );
     ExitCode::SUCCESS
 }
@@ -388,7 +389,7 @@ pub fn calibrate_back(images: &[PathBuf], out: &Path) -> ExitCode {
 /// `enroll cards --video FILE --in-order --out PROFILE`: the cards shown one at a time in the
 /// teaching's order, each taken as the card due (`GuidedEnroller`, as the window's teaching).
 pub fn enroll_video_in_order(video: &Path, out: &Path) -> ExitCode {
-    use crate::vision::cards::guided_enroll::{GuidedEnroller, Showing};
+    use crate::vision::cards::decks::guided_enroll::{GuidedEnroller, Showing};
     let mut enroller = match GuidedEnroller::new() {
         Ok(e) => e,
         Err(e) => return internal(e),

@@ -74,7 +74,7 @@ impl OmphalaSession {
     }
 
     /// Reads the table's cards with this deck's enrolled profile.
-    pub fn read_with(&mut self, profile: &crate::vision::cards::enroll::DeckProfile) {
+    pub fn read_with(&mut self, profile: &crate::vision::cards::decks::enroll::DeckProfile) {
         self.watch.read_with(profile);
     }
 

@@ -117,7 +117,7 @@ impl LiveReferee {
     /// the built-in reader reads alone.
     fn read_with(&mut self, path: Option<&Path>) {
         let (Some(path), Some(session)) = (path, self.session.as_mut()) else { return };
-        match crate::vision::cards::enroll::DeckProfile::load(path) {
+        match crate::vision::cards::decks::enroll::DeckProfile::load(path) {
             Ok(profile) => {
                 session.read_with(&profile);
                 self.title.push_str(&format!(", deck {}", file_name(path)));

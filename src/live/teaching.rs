@@ -15,8 +15,8 @@ use super::worker::FrameSink;
 use crate::capture::Frame;
 use crate::capture::worker::lock;
 use crate::cards::Card;
-use crate::vision::cards::enroll::DeckProfile;
-use crate::vision::cards::guided_enroll::{GuidedEnroller, Showing};
+use crate::vision::cards::decks::enroll::DeckProfile;
+use crate::vision::cards::decks::guided_enroll::{GuidedEnroller, Showing};
 
 /// What the window shows of the teaching, as of one frame.
 #[derive(Clone, Debug, PartialEq)]

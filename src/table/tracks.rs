@@ -13,7 +13,7 @@ use opencv::prelude::MatTraitConst;
 use crate::cards::Card;
 use crate::geometry::{Pt, quad_contains};
 use crate::vision::activity::{ActivityMap, Look};
-use crate::vision::cards::{CardDetection, Face as SeenFace, witness};
+use crate::vision::cards::{CardDetection, Face as SeenFace, readers::witness};
 
 use super::settle::{Change, ChangeKind, Place};
 use super::view::{CardView, Face, TableView};

@@ -60,7 +60,7 @@ pub struct TableWatch {
 
 impl TableWatch {
     /// Reads the cards with an enrolled deck's patches voting (see `CardDetector::set_profile`).
-    pub fn read_with(&mut self, profile: &crate::vision::cards::enroll::DeckProfile) {
+    pub fn read_with(&mut self, profile: &crate::vision::cards::decks::enroll::DeckProfile) {
         self.detector.set_profile(profile);
     }
 

@@ -15,8 +15,8 @@ use crate::cards::Card;
 use crate::geometry::{Homography, Pt};
 use crate::render::face::draw_face;
 use crate::render::random::random_face_style;
-use crate::vision::cards::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
-use crate::vision::cards::corners::corner_glyphs;
+use crate::vision::cards::readers::classify::{GlyphClass, GlyphFeature, GlyphTemplates};
+use crate::vision::cards::stages::corners::corner_glyphs;
 use crate::vision::cards::types::{CARD_H, CARD_W, Corner};
 
 /// Glyphs cut from `rounds` damaged renderings of every card, both corners: ranks, suits, and

@@ -13,10 +13,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::Card;
 use crate::render::CardTruth;
-use crate::vision::cards::index::{IndexSpot, candidate_spots};
-use crate::vision::cards::outlines::find_card_quads;
-use crate::vision::cards::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch, Window};
-use crate::vision::cards::quad::inside;
+use crate::vision::cards::picture::quad::inside;
+use crate::vision::cards::readers::index::{IndexSpot, candidate_spots};
+use crate::vision::cards::readers::patch::{self, CORNER_H, CORNER_W, INDEX_H, INDEX_W, Patch, Window};
+use crate::vision::cards::stages::outlines::find_card_quads;
 
 /// Where a patch was cut: a card outline's corner, or a loose index candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -244,7 +244,7 @@ impl RefereeApp {
     }
 
     /// Saves a taught deck's profile in the data folder and reads with it from now on.
-    fn keep_deck(&mut self, profile: Option<crate::vision::cards::enroll::DeckProfile>) {
+    fn keep_deck(&mut self, profile: Option<crate::vision::cards::decks::enroll::DeckProfile>) {
         let Some(profile) = profile.filter(|p| !p.corners.is_empty()) else {
             self.notice = Some("no card was taught: the deck in use stays".into());
             return;

@@ -12,7 +12,7 @@ use crate::cards::Card;
 use crate::live::Snapshot;
 use crate::live::marks::CardKind;
 use crate::live::teaching::{TeachOrder, TeachView};
-use crate::vision::cards::guided_enroll::{HOLD_FRAMES, Showing};
+use crate::vision::cards::decks::guided_enroll::{HOLD_FRAMES, Showing};
 
 const HELD: Color32 = Color32::from_rgb(255, 220, 60);
 const TAKEN: Color32 = Color32::from_rgb(80, 210, 120);

@@ -7,15 +7,15 @@
 
 use opencv::prelude::*;
 
-use super::corners::PIPS_SHOW_SUIT;
 use super::detector::CardDetector;
-use super::face_down::OutlineSeen;
-use super::light;
-use super::outlines::{Outlines, find_outlines};
-use super::placing::{each_card_once, one_of_each};
-use super::quad::{cut_by_frame, longer_side};
+use super::picture::light;
+use super::picture::quad::{cut_by_frame, longer_side};
+use super::readers::witness;
+use super::stages::corners::PIPS_SHOW_SUIT;
+use super::stages::face_down::OutlineSeen;
+use super::stages::outlines::{Outlines, find_outlines};
+use super::stages::placing::{each_card_once, one_of_each};
 use super::types::*;
-use super::witness;
 
 /// A black court card whose outline is shorter than this (pixels) is named only when read at
 /// least `SMALL_BLACK_COURT_SURE`: its index's suit glyph is then about 7 pixels tall, where a
@@ -110,18 +110,6 @@ impl CardDetector {
 mod tests {
     use opencv::{core, imgproc};
 
-    use super::super::back;
-    use super::super::corners::*;
-    use super::super::edge_fit;
-    use super::super::enrolled::Memory;
-    use super::super::face_down::*;
-    use super::super::index_net::NetReading;
-    use super::super::loose::*;
-    use super::super::outlines::*;
-    use super::super::patch;
-    use super::super::pixels::*;
-    use super::super::placing::*;
-    use super::super::quad::*;
     use super::*;
     use crate::cards::CARD_MM;
     use crate::cards::Card;
@@ -129,6 +117,18 @@ mod tests {
     use crate::render::face::BackStyle;
     use crate::render::table::{Lighting, TableKind, on_a_board};
     use crate::render::{PlacedCard, Renderer, Scene};
+    use crate::vision::cards::decks::back;
+    use crate::vision::cards::decks::enrolled::Memory;
+    use crate::vision::cards::picture::pixels::*;
+    use crate::vision::cards::picture::quad::*;
+    use crate::vision::cards::readers::index_net::NetReading;
+    use crate::vision::cards::readers::patch;
+    use crate::vision::cards::stages::corners::*;
+    use crate::vision::cards::stages::edge_fit;
+    use crate::vision::cards::stages::face_down::*;
+    use crate::vision::cards::stages::loose::*;
+    use crate::vision::cards::stages::outlines::*;
+    use crate::vision::cards::stages::placing::*;
 
     /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
     /// than the one below it.

@@ -1,12 +1,12 @@
 //! The card reader's settings, and the templates, networks, enrolled deck and calibrated back it
 //! reads with. `detect` runs its stages in order.
 
-use super::back::BackProfile;
-use super::classify::GlyphTemplates;
-use super::enrolled::Memory;
-use super::glyph_net::GlyphNet;
-use super::index_net::QuickFirst;
-use super::profile::DeckProfile;
+use super::decks::back::BackProfile;
+use super::decks::enrolled::Memory;
+use super::decks::profile::DeckProfile;
+use super::readers::classify::GlyphTemplates;
+use super::readers::glyph_net::GlyphNet;
+use super::readers::index_net::QuickFirst;
 
 /// Settings of the detector.
 #[derive(Clone, Debug)]
@@ -65,23 +65,23 @@ impl Default for DetectorConfig {
 pub struct CardDetector {
     pub config: DetectorConfig,
     /// Compared with index corners found without an outline (see `GlyphTemplates::builtin`).
-    pub(super) templates: GlyphTemplates,
+    pub(in crate::vision::cards) templates: GlyphTemplates,
     /// Compared with the corners of card outlines (see `GlyphTemplates::builtin_seen`).
-    pub(super) corner_templates: GlyphTemplates,
+    pub(in crate::vision::cards) corner_templates: GlyphTemplates,
     /// Compared with every suit pip, on an outline or loose: both sets together (the damaged
     /// renders hold one pip design only; the fonts hold many).
-    pub(super) suit_templates: GlyphTemplates,
+    pub(in crate::vision::cards) suit_templates: GlyphTemplates,
     /// Weigh each rank and suit read by the templates (see `glyph_net`).
-    pub(super) rank_net: GlyphNet,
-    pub(super) suit_net: GlyphNet,
+    pub(in crate::vision::cards) rank_net: GlyphNet,
+    pub(in crate::vision::cards) suit_net: GlyphNet,
     /// Read corner windows and loose index candidates (see `index_net`).
-    pub(super) corner_net: QuickFirst,
-    pub(super) loose_net: QuickFirst,
+    pub(in crate::vision::cards) corner_net: QuickFirst,
+    pub(in crate::vision::cards) loose_net: QuickFirst,
     /// An enrolled deck's patches, which vote on what the networks read (see `enrolled`).
-    pub(super) corner_memory: Memory,
-    pub(super) loose_memory: Memory,
+    pub(in crate::vision::cards) corner_memory: Memory,
+    pub(in crate::vision::cards) loose_memory: Memory,
     /// The calibrated card back, when there is one (see `back`).
-    pub(super) back: Option<BackProfile>,
+    pub(in crate::vision::cards) back: Option<BackProfile>,
 }
 
 impl CardDetector {

@@ -1,33 +1,18 @@
 //! Playing-card recognition: card outlines, face up or down, and rank and suit read from the
-//! index corners (`detect` runs the stages in order).
+//! index corners. `detect` runs the `stages` in order with the `readers`; `decks` holds the deck
+//! in use, `picture` the image work they share; `types` what they hand over; `detector` the
+//! settings and models; `labels` and `output` the label files and the JSON the command line
+//! writes.
 
-pub mod back;
-pub mod blur;
-pub mod classify;
-pub mod corners;
+pub mod decks;
 pub mod detect;
 pub mod detector;
-pub mod edge_fit;
-pub mod enroll;
-pub mod enrolled;
-pub mod face_down;
-pub mod glyph_net;
-pub mod guided_enroll;
-pub mod index;
-pub mod index_net;
 pub mod labels;
-pub mod light;
-pub mod loose;
-pub mod outlines;
 pub mod output;
-pub mod patch;
-pub mod pixels;
-pub mod placing;
-pub mod profile;
-pub mod quad;
+pub mod picture;
+pub mod readers;
+pub mod stages;
 pub mod types;
-pub mod video_enroll;
-pub mod witness;
 
 pub use detector::{CardDetector, DetectorConfig, Reader};
 pub use types::{CardDetection, Face};

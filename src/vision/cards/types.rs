@@ -5,7 +5,7 @@
 use crate::cards::Card;
 
 /// A card outline: four image points, clockwise from the card's top-left corner.
-pub(super) type Quad = [[f32; 2]; 4];
+pub(in crate::vision::cards) type Quad = [[f32; 2]; 4];
 
 /// Frames narrower than this (on their longer side) get their loose index search at twice
 /// the size.

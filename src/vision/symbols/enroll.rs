@@ -46,7 +46,7 @@ pub struct SymbolAppearance {
 
 impl SymbolProfile {
     pub fn load(path: &Path) -> Result<SymbolProfile> {
-        let limit = crate::vision::cards::profile::MAX_PROFILE_BYTES;
+        let limit = crate::vision::cards::decks::profile::MAX_PROFILE_BYTES;
         let text = crate::text_input::read_text(path, limit, "a symbol profile")?;
         SymbolProfile::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
     }

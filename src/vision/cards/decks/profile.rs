@@ -35,7 +35,7 @@ pub struct DeckProfile {
 #[derive(Debug, thiserror::Error)]
 pub enum EnrollError {
     #[error("{0}")]
-    Labels(#[from] super::labels::LabelError),
+    Labels(#[from] crate::vision::cards::labels::LabelError),
     #[error("{path}: cannot read the image")]
     Image { path: String },
     /// Refused before or after decoding (`vision::image_file`): truncated, too large, too small.
@@ -52,7 +52,7 @@ impl DeckProfile {
     pub fn new() -> DeckProfile {
         DeckProfile {
             format: PROFILE_FORMAT.to_string(),
-            networks: super::index_net::fingerprint(),
+            networks: crate::vision::cards::readers::index_net::fingerprint(),
             corners: Vec::new(),
             loose: Vec::new(),
         }
@@ -71,8 +71,8 @@ impl DeckProfile {
         let bad = |message: String| EnrollError::Profile { path: path.display().to_string(), message };
         let text =
             crate::text_input::read_text(path, MAX_PROFILE_BYTES, "a deck profile").map_err(|e| bad(e.reason()))?;
-        let corner = super::index_net::IndexNet::corner()?.embedding_len()?;
-        let loose = super::index_net::IndexNet::loose()?.embedding_len()?;
+        let corner = crate::vision::cards::readers::index_net::IndexNet::corner()?.embedding_len()?;
+        let loose = crate::vision::cards::readers::index_net::IndexNet::loose()?.embedding_len()?;
         DeckProfile::parse(&text, corner, loose).map_err(bad)
     }
 
@@ -86,7 +86,7 @@ impl DeckProfile {
                 crate::text_input::escaped(&profile.format)
             ));
         }
-        let ours = super::index_net::fingerprint();
+        let ours = crate::vision::cards::readers::index_net::fingerprint();
         if profile.networks != ours {
             return Err(format!(
                 "made with other index networks ({}, these are {ours}): enrol the deck again",

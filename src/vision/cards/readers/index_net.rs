@@ -15,11 +15,11 @@ use opencv::{core, dnn, prelude::*};
 use super::patch::{CORNER_H, CORNER_W, INDEX_H, INDEX_W, PLANES, Patch};
 use crate::cards::{Card, Rank, Suit};
 
-const CORNER_MODEL: &[u8] = include_bytes!("../../../models/card_index_corner.onnx");
-const LOOSE_MODEL: &[u8] = include_bytes!("../../../models/card_index_loose.onnx");
+const CORNER_MODEL: &[u8] = include_bytes!("../../../../models/card_index_corner.onnx");
+const LOOSE_MODEL: &[u8] = include_bytes!("../../../../models/card_index_loose.onnx");
 /// Smaller networks distilled from those two, which read first (see `QuickFirst`).
-const CORNER_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_corner_quick.onnx");
-const LOOSE_QUICK_MODEL: &[u8] = include_bytes!("../../../models/card_index_loose_quick.onnx");
+const CORNER_QUICK_MODEL: &[u8] = include_bytes!("../../../../models/card_index_corner_quick.onnx");
+const LOOSE_QUICK_MODEL: &[u8] = include_bytes!("../../../../models/card_index_loose_quick.onnx");
 
 /// A quick network's reading stands when it reads a card at least this surely (its own bar,
 /// `QuickFirst::sure_card`), or no index at least `SURE_NOTHING` surely (as sure as the loose
@@ -38,7 +38,7 @@ const SURE_NOTHING: f32 = SURE_BLANK;
 /// loose readers (models/README.md): deals and bidly-deck as before, edje precision 0.995 ->
 /// 0.997, synthetic F1 the same or up on four seed sets, and a quarter to a third less time on
 /// busy tables. The quick networks' bar for "none" is this one (`SURE_NOTHING`).
-pub(super) const SURE_BLANK: f32 = 0.95;
+pub(in crate::vision::cards) const SURE_BLANK: f32 = 0.95;
 
 /// The two corners of one card outline read by the quick network stand together, without the
 /// full network, when both name the same card at least this surely (`QuickFirst::read_paired`):
@@ -409,7 +409,7 @@ mod tests {
     /// The same for the rendered table of `seed`.
     fn rendered_corners_of(seed: u64) -> (Vec<Patch>, Vec<Card>) {
         use crate::render::{Renderer, SceneOptions, random_scene};
-        use crate::vision::cards::patch::{corner_window, cut};
+        use crate::vision::cards::readers::patch::{corner_window, cut};
         let rendered = Renderer::new().render(&random_scene(seed, &SceneOptions::default())).unwrap();
         let (mut patches, mut cards) = (Vec::new(), Vec::new());
         for t in rendered.truth.iter().filter(|t| t.face_up && t.index_visible == [true, true]) {
@@ -601,7 +601,7 @@ mod tests {
     /// The two corners of each of the 52 real photos of ../shared/data/cards/bidly-deck (read in
     /// place: each photo is one card, edge to edge), the card shrunk to `width` pixels across.
     fn real_corners(width: f32) -> Vec<Patch> {
-        use crate::vision::cards::patch::{corner_window, cut};
+        use crate::vision::cards::readers::patch::{corner_window, cut};
         use opencv::{imgcodecs, imgproc};
         let deck = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/cards/bidly-deck");
         let height = width * 1.54;

@@ -4,30 +4,30 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::back;
 use super::corners::{CornerReadings, combine};
-use super::detector::CardDetector;
 use super::outlines::MIN_EDGE_SUPPORT;
-use super::pixels::*;
-use super::quad::{cut_by_frame, nearly_square, spans_frame};
-use super::types::*;
+use crate::vision::cards::decks::back;
+use crate::vision::cards::detector::CardDetector;
+use crate::vision::cards::picture::pixels::*;
+use crate::vision::cards::picture::quad::{cut_by_frame, nearly_square, spans_frame};
+use crate::vision::cards::types::*;
 
 /// One outline as the face-up-or-down call sees it.
-pub(super) struct OutlineSeen<'a> {
+pub(in crate::vision::cards) struct OutlineSeen<'a> {
     /// The frame in the camera's colours (a calibrated back is matched in them).
-    pub(super) camera: &'a Mat,
+    pub(in crate::vision::cards) camera: &'a Mat,
     /// The frame under white light, as the readers see it.
-    pub(super) frame: &'a Mat,
-    pub(super) quad: Quad,
+    pub(in crate::vision::cards) frame: &'a Mat,
+    pub(in crate::vision::cards) quad: Quad,
     /// How much of the outline runs along an edge (`outlines::edge_support`).
-    pub(super) support: Option<f32>,
+    pub(in crate::vision::cards) support: Option<f32>,
 }
 
 impl CardDetector {
     /// The card an outline holds: face up and read by its corners, or face down; `None` for
     /// the table's own light and shade, or a nearly square outline that is no sure back. A
     /// back sure enough to leave out of the loose search joins `backs`.
-    pub(super) fn face_up_or_down(
+    pub(in crate::vision::cards) fn face_up_or_down(
         &self,
         seen: &OutlineSeen,
         pre: &CornerReadings,
@@ -104,14 +104,14 @@ impl CardDetector {
 /// Whether an outline taken for face down (`paper_mask`, its paper at a quarter size, with
 /// `paper` the share of it set) holds too little paper for a face (`back::FACE_PAPER`), or,
 /// inside its margin, paper only in thin lines: a back's pale lattice (`back::LINED_PAPER`).
-pub(super) fn sure_back(paper_mask: &Mat, paper: f64) -> opencv::Result<bool> {
+pub(in crate::vision::cards) fn sure_back(paper_mask: &Mat, paper: f64) -> opencv::Result<bool> {
     Ok(paper < back::FACE_PAPER || solid_paper_fraction(paper_mask)? < back::LINED_PAPER)
 }
 
 /// The share of a (quarter-size) rectified card's inside (its margin left out) that is paper in
 /// patches wider than a thin line, from its `paper_mask`: a face's background stays, the pale
 /// lines of a back's lattice go.
-pub(super) fn solid_paper_fraction(paper_mask: &Mat) -> opencv::Result<f64> {
+pub(in crate::vision::cards) fn solid_paper_fraction(paper_mask: &Mat) -> opencv::Result<f64> {
     let (w, h) = (paper_mask.cols(), paper_mask.rows());
     let inset = (w as f32 * 0.12).round() as i32;
     let solid = morph(paper_mask, imgproc::MORPH_OPEN, imgproc::MORPH_RECT, 3)?;
@@ -119,7 +119,7 @@ pub(super) fn solid_paper_fraction(paper_mask: &Mat) -> opencv::Result<f64> {
 }
 
 /// Where a BGR card is paper: bright in every channel relative to the brightest part of it.
-pub(super) fn paper_mask(card: &Mat) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn paper_mask(card: &Mat) -> opencv::Result<Mat> {
     let low = min_channel(card)?;
     let mut gray = Mat::default();
     imgproc::cvt_color_def(card, &mut gray, imgproc::COLOR_BGR2GRAY)?;

@@ -14,12 +14,12 @@ use std::collections::BTreeMap;
 use opencv::{core, imgproc, prelude::*};
 
 use super::back::clear_of_edges;
-use super::detector::CardDetector;
 use super::enroll::{DeckProfile, EnrolledPatch};
-use super::light;
-use super::outlines::find_card_quads;
-use super::pixels::rectify;
 use crate::cards::Card;
+use crate::vision::cards::detector::CardDetector;
+use crate::vision::cards::picture::light;
+use crate::vision::cards::picture::pixels::rectify;
+use crate::vision::cards::stages::outlines::find_card_quads;
 
 /// One card enrolled from the video.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,7 +199,7 @@ impl VideoEnroller {
 }
 
 /// The two corners' readings: one alone, or both when they agree (the confidences combined).
-pub(super) fn agreed(readings: &[(Card, f32)]) -> Option<(Card, f32)> {
+pub(in crate::vision::cards) fn agreed(readings: &[(Card, f32)]) -> Option<(Card, f32)> {
     match readings {
         [one] => Some(*one),
         [(a, ca), (b, cb)] if a == b => Some((*a, 1.0 - (1.0 - ca) * (1.0 - cb))),
@@ -209,7 +209,7 @@ pub(super) fn agreed(readings: &[(Card, f32)]) -> Option<(Card, f32)> {
 
 /// The same outline in the next frame: its centre moved less than a fifth of its short side and
 /// its size changed by less than a fifth.
-pub(super) fn steady(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
+pub(in crate::vision::cards) fn steady(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     let centre =
         |q: &[[f32; 2]; 4]| [q.iter().map(|p| p[0]).sum::<f32>() / 4.0, q.iter().map(|p| p[1]).sum::<f32>() / 4.0];
     let d = |p: [f32; 2], q: [f32; 2]| ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt();
@@ -223,7 +223,7 @@ pub(super) fn steady(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
 }
 
 /// How sharp a rectified card is, 0..1: the variance of its Laplacian, saturating.
-pub(super) fn sharpness(card: &Mat) -> opencv::Result<f32> {
+pub(in crate::vision::cards) fn sharpness(card: &Mat) -> opencv::Result<f32> {
     let mut grey = Mat::default();
     imgproc::cvt_color_def(card, &mut grey, imgproc::COLOR_BGR2GRAY)?;
     let mut laplacian = Mat::default();

@@ -6,16 +6,16 @@ use std::path::Path;
 
 use opencv::prelude::*;
 
-use super::detector::CardDetector;
-use super::index::candidate_spots_at;
-use super::index_net::IndexNet;
-use super::labels::{LabelEntry, LabelSet};
-use super::light;
-use super::outlines::find_card_quads;
-use super::patch;
-use super::quad::{inside, quad_centre, shoelace_area, side_lengths};
-use super::types::{Quad, SMALL_FRAME};
 use crate::cards::Card;
+use crate::vision::cards::detector::CardDetector;
+use crate::vision::cards::labels::{LabelEntry, LabelSet};
+use crate::vision::cards::picture::light;
+use crate::vision::cards::picture::quad::{inside, quad_centre, shoelace_area, side_lengths};
+use crate::vision::cards::readers::index::candidate_spots_at;
+use crate::vision::cards::readers::index_net::IndexNet;
+use crate::vision::cards::readers::patch;
+use crate::vision::cards::stages::outlines::find_card_quads;
+use crate::vision::cards::types::{Quad, SMALL_FRAME};
 
 pub use super::profile::{DeckProfile, EnrollError, EnrolledPatch, PROFILE_FORMAT, read_image};
 
@@ -112,7 +112,7 @@ impl CardDetector {
                 .iter()
                 .filter(|s| inside(&window, s.rank) && s.down[0] * down[0] + s.down[1] * down[1] > 0.9)
                 .collect();
-            let cut = |s: &&super::index::IndexSpot| {
+            let cut = |s: &&crate::vision::cards::readers::index::IndexSpot| {
                 patch::cut(frame, &patch::index_window(s.rank, s.down, s.unit), patch::INDEX_W, patch::INDEX_H)
             };
             let patches = upright.iter().map(cut).collect::<opencv::Result<Vec<_>>>()?;

@@ -9,8 +9,8 @@ use crate::cards::{Rank, Suit};
 
 /// The template sets (see models/README.md): glyphs rendered from fonts, and glyphs cut from
 /// damaged renderings of whole faces ("as a camera sees them").
-const MODEL: &[u8] = include_bytes!("../../../models/card_glyphs.bin");
-const MODEL_SEEN: &[u8] = include_bytes!("../../../models/card_glyphs_seen.bin");
+const MODEL: &[u8] = include_bytes!("../../../../models/card_glyphs.bin");
+const MODEL_SEEN: &[u8] = include_bytes!("../../../../models/card_glyphs_seen.bin");
 
 /// Side lengths of the normalised glyph mask.
 pub const GLYPH_W: i32 = 20;
@@ -522,7 +522,7 @@ impl GlyphTemplates {
 fn push_variants(out: &mut Vec<(GlyphClass, GlyphFeature)>, class: GlyphClass, mask: &Mat) -> opencv::Result<()> {
     out.push((class, GlyphFeature::from_mask(mask)?));
     for op in [imgproc::MORPH_DILATE, imgproc::MORPH_ERODE] {
-        let changed = super::pixels::morph(mask, op, imgproc::MORPH_ELLIPSE, 5)?;
+        let changed = crate::vision::cards::picture::pixels::morph(mask, op, imgproc::MORPH_ELLIPSE, 5)?;
         if core::count_non_zero(&changed)? > 0 {
             out.push((class, GlyphFeature::from_mask(&crop_to_ink(&changed)?)?));
         }

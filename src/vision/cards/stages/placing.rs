@@ -5,11 +5,11 @@
 use opencv::prelude::*;
 
 use super::corners::{CornerReadings, combine};
-use super::detector::CardDetector;
-use super::pixels::rectify_sized;
-use super::quad::*;
-use super::types::*;
 use crate::cards::Card;
+use crate::vision::cards::detector::CardDetector;
+use crate::vision::cards::picture::pixels::rectify_sized;
+use crate::vision::cards::picture::quad::*;
+use crate::vision::cards::types::*;
 
 /// How surely the card at the under end of a cascade or a pair (`CardDetector::lies_under`) must
 /// be read by its outer corner to stand on that reading; below it the loose search reads the
@@ -22,17 +22,17 @@ use crate::cards::Card;
 /// misses 21 and 26 (at 0.85: 18 / 22 false, 21 / 24 missed; leaving every such end to the
 /// loose search: 17 / 19 false, 25 / 27 missed). On pairs too, 18 and 19 false readings became
 /// 15 and 13, every card read as before. The real photos read as before.
-pub(super) const UNDER_END_SURE: f32 = 0.9;
+pub(in crate::vision::cards) const UNDER_END_SURE: f32 = 0.9;
 
 /// The inner corners of a long outline's two ends (`split_pair`), each read by the other one.
-pub(super) const INNER_CORNERS: [Corner; 2] = [Corner::BottomRight, Corner::TopLeft];
+pub(in crate::vision::cards) const INNER_CORNERS: [Corner; 2] = [Corner::BottomRight, Corner::TopLeft];
 
 /// A deck holds each card once: when one card is read in two places, the less confident reading
 /// is a misreading of some other card. Surest first, each card stays where it was read first; a
 /// later reading of it is replaced by `read_again` (the detection read with the cards placed so
 /// far ruled out), or reported as unknown rather than guessed.
 /// (Two corners of one card were merged before this.)
-pub(super) fn one_of_each(
+pub(in crate::vision::cards) fn one_of_each(
     out: &mut [CardDetection],
     mut read_again: impl FnMut(&CardDetection, &[Card]) -> opencv::Result<Option<(Card, f32)>>,
 ) -> opencv::Result<()> {
@@ -61,7 +61,7 @@ pub(super) fn one_of_each(
 /// neither read, the one held goes, as a part (a back on a mat is then counted by the mat's
 /// outline). Whole-frame outlines are settled apart (see
 /// `CardDetector::detect`). The outlines that went come back, for the list of backs.
-pub(super) fn settle_holders(out: &mut Vec<CardDetection>, size: [f32; 2]) -> Vec<Quad> {
+pub(in crate::vision::cards) fn settle_holders(out: &mut Vec<CardDetection>, size: [f32; 2]) -> Vec<Quad> {
     let quads: Vec<Option<Quad>> = out.iter().map(|d| d.quad.filter(|q| !spans_frame(q, size))).collect();
     let mut gone = vec![false; out.len()];
     for (h, holder) in quads.iter().enumerate() {
@@ -84,7 +84,7 @@ pub(super) fn settle_holders(out: &mut Vec<CardDetection>, size: [f32; 2]) -> Ve
 impl CardDetector {
     /// Whether the end of a long outline (`split_pair`), read by its outer corner, lies under
     /// the other cards: its `inner` corner reads some other card, or none.
-    pub(super) fn lies_under(
+    pub(in crate::vision::cards) fn lies_under(
         &self,
         frame: &Mat,
         end: &CardDetection,
@@ -101,7 +101,7 @@ impl CardDetector {
     /// outline's short side) by its outer corner; when the two ends read two different cards,
     /// they are two cards. A single card seen slanted reads the same card at both ends and stays
     /// one. The cards between the ends of a cascade are left to the loose index search.
-    pub(super) fn split_pair(
+    pub(in crate::vision::cards) fn split_pair(
         &self,
         frame: &Mat,
         quad: &Quad,
@@ -133,7 +133,7 @@ impl CardDetector {
 impl CardDetector {
     /// The two ends of each cascade (cards lying end to end, too long to be one card), each read
     /// by its outer corner; the cards between are left to the loose search.
-    pub(super) fn cascade_ends(
+    pub(in crate::vision::cards) fn cascade_ends(
         &self,
         frame: &Mat,
         cascades: Vec<Quad>,
@@ -160,7 +160,7 @@ impl CardDetector {
 
     /// An outline that is two cards overlapping end to end, as its two ends (an end lying under
     /// the other and read unsure is left to the loose search); `None` for one card.
-    pub(super) fn pair_ends_read(
+    pub(in crate::vision::cards) fn pair_ends_read(
         &self,
         frame: &Mat,
         quad: &Quad,
@@ -186,7 +186,7 @@ impl CardDetector {
     /// outlines (a row dealt tight). When the table shows along the cut between its halves and
     /// each half reads a card by its own corners, two different cards, they are two cards. A
     /// single card is left whole: its halves' corners lie in its middle.
-    pub(super) fn side_by_side_read(
+    pub(in crate::vision::cards) fn side_by_side_read(
         &self,
         frame: &Mat,
         quad: &Quad,
@@ -269,7 +269,11 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
 /// Each card once among the cards read: a card close up holds the outlines of its parts (they
 /// were kept for the case that it was the table: `drop_nested`), and an outline holding others
 /// is settled (`settle_holders`). Returns the outlines that went.
-pub(super) fn each_card_once(out: &mut Vec<CardDetection>, backs: &mut Vec<Quad>, size: [f32; 2]) -> Vec<Quad> {
+pub(in crate::vision::cards) fn each_card_once(
+    out: &mut Vec<CardDetection>,
+    backs: &mut Vec<Quad>,
+    size: [f32; 2],
+) -> Vec<Quad> {
     if let Some(close) = out.iter().filter(|d| d.card.is_some()).find_map(|d| d.quad.filter(|q| spans_frame(q, size))) {
         out.retain(|d| d.quad.is_none_or(|q| q == close || !inside(&close, quad_centre(&q))));
         backs.retain(|q| !inside(&close, quad_centre(q)));

@@ -2,7 +2,7 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::types::{CARD_H, CARD_W};
+use crate::vision::cards::types::{CARD_H, CARD_W};
 
 /// Warps the card inside `quad` to `width x height`.
 pub fn rectify_sized(frame: &Mat, quad: &[[f32; 2]; 4], width: i32, height: i32) -> opencv::Result<Mat> {
@@ -66,7 +66,7 @@ pub(crate) fn centroid(centroids: &Mat, i: i32) -> opencv::Result<[f32; 2]> {
 /// How much brighter each pixel is than its surroundings (a box a sixth of the frame wide):
 /// under uneven light, a card in the dim part of a pale table is still brighter than the table
 /// around it, though not than the table in the lit part.
-pub(super) fn above_surroundings(channel: &Mat) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn above_surroundings(channel: &Mat) -> opencv::Result<Mat> {
     let k = (channel.cols().max(channel.rows()) / 6) | 1;
     let mut around = Mat::default();
     imgproc::box_filter(
@@ -86,7 +86,7 @@ pub(super) fn above_surroundings(channel: &Mat) -> opencv::Result<Mat> {
 /// Per pixel, how white: the minimum channel less the spread between channels (2 min - max).
 /// White card stock stays bright; a pale but tinted table (pink, beige, pale green) drops.
 /// `low` is the image's `min_channel`.
-pub(super) fn whiteness(bgr: &Mat, low: &Mat) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn whiteness(bgr: &Mat, low: &Mat) -> opencv::Result<Mat> {
     let mut channels = core::Vector::<Mat>::new();
     core::split(bgr, &mut channels)?;
     let (mut hi, mut t) = (Mat::default(), Mat::default());
@@ -120,7 +120,7 @@ pub fn min_channel(bgr: &Mat) -> opencv::Result<Mat> {
 }
 
 /// The share of a mask's pixels that are set (of a `paper_mask`: the card's paper fraction).
-pub(super) fn share_set(mask: &(impl MatTraitConst + core::ToInputArray)) -> opencv::Result<f64> {
+pub(in crate::vision::cards) fn share_set(mask: &(impl MatTraitConst + core::ToInputArray)) -> opencv::Result<f64> {
     Ok(f64::from(core::count_non_zero(mask)?) / (mask.rows() * mask.cols()) as f64)
 }
 

@@ -3,36 +3,36 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::classify::{GlyphFeature, check_black_suit, confidence};
-use super::detector::{CardDetector, Reader};
-use super::enrolled::Memory;
-use super::index_net::SURE_BLANK;
-use super::light;
-use super::patch;
-use super::pixels::*;
-use super::quad::longer_side;
-use super::quad::*;
-use super::types::*;
-use super::witness;
 use crate::cards::{Card, Rank, Suit};
+use crate::vision::cards::decks::enrolled::Memory;
+use crate::vision::cards::detector::{CardDetector, Reader};
+use crate::vision::cards::picture::light;
+use crate::vision::cards::picture::pixels::*;
+use crate::vision::cards::picture::quad::longer_side;
+use crate::vision::cards::picture::quad::*;
+use crate::vision::cards::readers::classify::{GlyphFeature, check_black_suit, confidence};
+use crate::vision::cards::readers::index_net::SURE_BLANK;
+use crate::vision::cards::readers::patch;
+use crate::vision::cards::readers::witness;
+use crate::vision::cards::types::*;
 
 /// Outlines at least this long (pixels) show the suit in their pips' outline: a 58 px spade
 /// of a phone video showed a club's.
-pub(super) const PIPS_SHOW_SUIT: f32 = 100.0;
+pub(in crate::vision::cards) const PIPS_SHOW_SUIT: f32 = 100.0;
 
 /// An outline's corner readings and, beside each, its index box in the image.
 type OutlineReadings = (Vec<IndexReading>, Vec<[i32; 4]>);
 
 /// A corner's reading and its index box in the image, when it shows an index.
-pub(super) type CornerRead = Option<(IndexReading, [i32; 4])>;
+pub(in crate::vision::cards) type CornerRead = Option<(IndexReading, [i32; 4])>;
 
 /// Corner readings made ahead (see `CardDetector::read_all_corners`): outline, corner, reading,
 /// and whether the network is sure the corner shows no index (`index::SURE_BLANK`).
-pub(super) struct CornerReadings(Vec<(Quad, Corner, CornerRead, bool)>);
+pub(in crate::vision::cards) struct CornerReadings(Vec<(Quad, Corner, CornerRead, bool)>);
 
 impl CornerReadings {
     /// Whether the network is sure that neither corner of `quad` shows an index.
-    pub(super) fn both_blank(&self, quad: &Quad) -> bool {
+    pub(in crate::vision::cards) fn both_blank(&self, quad: &Quad) -> bool {
         let blank = |corner| self.0.iter().any(|(q, c, _, blank)| q == quad && *c == corner && *blank);
         blank(Corner::TopLeft) && blank(Corner::BottomRight)
     }
@@ -69,7 +69,7 @@ pub(crate) struct CornerGlyphs {
 }
 
 /// The corner window of a rectified card, in card pixels.
-pub(super) fn corner_window() -> core::Rect {
+pub(in crate::vision::cards) fn corner_window() -> core::Rect {
     core::Rect::new(2, 2, (CARD_W as f32 * 0.20) as i32, (CARD_H as f32 * 0.33) as i32)
 }
 
@@ -80,7 +80,7 @@ pub(crate) fn corner_glyphs(card: &Mat, corner: Corner) -> opencv::Result<Option
 }
 
 /// The corner window of a rectified card, turned so that the index stands upright.
-pub(super) fn corner_patch(card: &Mat, corner: Corner) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn corner_patch(card: &Mat, corner: Corner) -> opencv::Result<Mat> {
     let window = corner_window();
     match corner {
         Corner::TopLeft => Mat::roi(card, window)?.try_clone(),
@@ -97,7 +97,11 @@ pub(super) fn corner_patch(card: &Mat, corner: Corner) -> opencv::Result<Mat> {
 
 /// The same window warped straight from the frame: the reader needs the two corners (and a
 /// small copy for the paper test), not the whole card at full size.
-pub(super) fn corner_patch_in_frame(frame: &Mat, quad: &[[f32; 2]; 4], corner: Corner) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn corner_patch_in_frame(
+    frame: &Mat,
+    quad: &[[f32; 2]; 4],
+    corner: Corner,
+) -> opencv::Result<Mat> {
     let turned = match corner {
         Corner::TopLeft => *quad,
         Corner::BottomRight => [quad[2], quad[3], quad[0], quad[1]],
@@ -110,7 +114,7 @@ pub(super) fn corner_patch_in_frame(frame: &Mat, quad: &[[f32; 2]; 4], corner: C
 
 /// How a corner window's ink is told from its paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Ink {
+pub(in crate::vision::cards) enum Ink {
     /// Otsu's level between the two.
     Otsu,
     /// A level nearer the paper, for faint or thin ranks beside a strong pip.
@@ -118,7 +122,7 @@ pub(super) enum Ink {
 }
 
 /// Segments the rank and suit in a corner window whose index stands upright.
-pub(super) fn glyphs_in_patch(patch: &Mat, level: Ink) -> opencv::Result<Option<CornerGlyphs>> {
+pub(in crate::vision::cards) fn glyphs_in_patch(patch: &Mat, level: Ink) -> opencv::Result<Option<CornerGlyphs>> {
     let window = corner_window();
     let dark = min_channel(patch)?;
     let mut ink = Mat::default();
@@ -204,7 +208,7 @@ pub(super) fn glyphs_in_patch(patch: &Mat, level: Ink) -> opencv::Result<Option<
 }
 
 /// Whether the ink pixels of a BGR patch are red rather than black or grey.
-pub(super) fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
+pub(in crate::vision::cards) fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>> {
     let m = core::mean(patch, ink)?;
     let (b, g, r) = (m[0], m[1], m[2]);
     let redness = r - g.max(b);
@@ -218,7 +222,7 @@ pub(super) fn ink_is_red(patch: &Mat, ink: &Mat) -> opencv::Result<Option<bool>>
 }
 
 /// The axis-aligned box around a window, `[x, y, w, h]` in image pixels.
-pub(super) fn window_box(window: &patch::Window) -> [i32; 4] {
+pub(in crate::vision::cards) fn window_box(window: &patch::Window) -> [i32; 4] {
     let x0 = window.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
     let y0 = window.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
     let x1 = window.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
@@ -228,7 +232,7 @@ pub(super) fn window_box(window: &patch::Window) -> [i32; 4] {
 
 /// Maps a rectangle of the rectified card (in the given corner's upright frame) back to an
 /// axis-aligned box in the image, through the bilinear interpolation of the quad.
-pub(super) fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32; 4] {
+pub(in crate::vision::cards) fn box_in_image(quad: &[[f32; 2]; 4], rect: &core::Rect, corner: Corner) -> [i32; 4] {
     let to_image = |u: f32, v: f32| {
         let (u, v) = match corner {
             Corner::TopLeft => (u, v),
@@ -288,7 +292,7 @@ impl CardDetector {
     }
 
     /// Reads both index corners of a card outline: the readings, and the index boxes in the image.
-    pub(super) fn read_outline(
+    pub(in crate::vision::cards) fn read_outline(
         &self,
         frame: &Mat,
         quad: &Quad,
@@ -344,7 +348,11 @@ impl CardDetector {
     }
 
     /// Reads both index corners of a card outline with the glyph templates.
-    pub(super) fn read_outline_by_templates(&self, frame: &Mat, quad: &Quad) -> opencv::Result<OutlineReadings> {
+    pub(in crate::vision::cards) fn read_outline_by_templates(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+    ) -> opencv::Result<OutlineReadings> {
         let patches = [Corner::TopLeft, Corner::BottomRight]
             .into_iter()
             .map(|corner| Ok((corner, corner_patch_in_frame(frame, quad, corner)?)))
@@ -381,7 +389,7 @@ impl CardDetector {
     /// Reads every corner the outlines `quads` may need (both corners of each, and of each end
     /// of a long one) in one batch, when the network reads them; `read_corner_at` looks there
     /// first.
-    pub(super) fn read_all_corners<'a>(
+    pub(in crate::vision::cards) fn read_all_corners<'a>(
         &self,
         frame: &Mat,
         quads: impl Iterator<Item = &'a Quad>,
@@ -405,13 +413,13 @@ impl CardDetector {
 
     /// Whether the full networks must read every patch: when the quick ones are off, or an
     /// enrolled deck (`memory`) is compared by the full networks' embeddings.
-    pub(super) fn full_networks_only(&self, memory: &Memory) -> bool {
+    pub(in crate::vision::cards) fn full_networks_only(&self, memory: &Memory) -> bool {
         !self.config.quick_networks || !memory.is_empty()
     }
 
     /// Reads the corner windows of outlines by network, in one batch, with the cards `ruled_out`
     /// (known to lie elsewhere) out of the reckoning.
-    pub(super) fn read_corner_windows(
+    pub(in crate::vision::cards) fn read_corner_windows(
         &self,
         frame: &Mat,
         jobs: &[(Quad, Corner)],
@@ -446,7 +454,7 @@ impl CardDetector {
 
     /// Reads one corner of a card outline in the frame: the reading and the index box in the
     /// image.
-    pub(super) fn read_corner_at(
+    pub(in crate::vision::cards) fn read_corner_at(
         &self,
         frame: &Mat,
         quad: &Quad,
@@ -474,12 +482,19 @@ impl CardDetector {
     }
 
     /// Reads the index in a corner window (see `corner_patch`); the area is in card pixels.
-    pub(super) fn read_patch(&self, patch: &Mat) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+    pub(in crate::vision::cards) fn read_patch(
+        &self,
+        patch: &Mat,
+    ) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
         self.read_patch_with(patch, Ink::Otsu)
     }
 
     /// `read_patch` with the ink level chosen (see `Ink`).
-    pub(super) fn read_patch_with(&self, patch: &Mat, ink: Ink) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
+    pub(in crate::vision::cards) fn read_patch_with(
+        &self,
+        patch: &Mat,
+        ink: Ink,
+    ) -> opencv::Result<Option<(IndexReading, core::Rect)>> {
         let Some(glyphs) = glyphs_in_patch(patch, ink)? else {
             return Ok(None);
         };

@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 use opencv::{core, imgproc, prelude::*};
 use serde::{Deserialize, Serialize};
 
-use super::outlines::find_card_quads_in_light;
-use super::pixels::rectify;
 use super::profile::{EnrollError, read_image};
-use super::quad::shoelace_area;
+use crate::vision::cards::picture::pixels::rectify;
+use crate::vision::cards::picture::quad::shoelace_area;
+use crate::vision::cards::stages::outlines::find_card_quads_in_light;
 
 pub const BACK_FORMAT: &str = "card-referee-back/1";
 

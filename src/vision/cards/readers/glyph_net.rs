@@ -18,14 +18,14 @@ use crate::cards::{Rank, Suit};
 /// their outputs averaged (one network's readings of real photos swing with its training draw;
 /// three agree better).
 const RANK_MODELS: [&str; 3] = [
-    include_str!("../../../models/card_rank_net_1.yml"),
-    include_str!("../../../models/card_rank_net_2.yml"),
-    include_str!("../../../models/card_rank_net_3.yml"),
+    include_str!("../../../../models/card_rank_net_1.yml"),
+    include_str!("../../../../models/card_rank_net_2.yml"),
+    include_str!("../../../../models/card_rank_net_3.yml"),
 ];
 const SUIT_MODELS: [&str; 3] = [
-    include_str!("../../../models/card_suit_net_1.yml"),
-    include_str!("../../../models/card_suit_net_2.yml"),
-    include_str!("../../../models/card_suit_net_3.yml"),
+    include_str!("../../../../models/card_suit_net_1.yml"),
+    include_str!("../../../../models/card_suit_net_2.yml"),
+    include_str!("../../../../models/card_suit_net_3.yml"),
 ];
 
 /// What a network reads.

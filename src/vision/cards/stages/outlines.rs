@@ -5,10 +5,10 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::edge_fit;
-use super::light;
-use super::pixels::*;
-use super::quad::*;
-use super::types::*;
+use crate::vision::cards::picture::light;
+use crate::vision::cards::picture::pixels::*;
+use crate::vision::cards::picture::quad::*;
+use crate::vision::cards::types::*;
 
 /// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
 ///
@@ -32,7 +32,7 @@ pub fn find_card_quads_in_light(frame: &Mat, min_area_fraction: f64) -> opencv::
 
 /// The card outlines of a frame (see `find_card_quads`), how well edges back them, and the
 /// outlines too long for one card.
-pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines> {
+pub(in crate::vision::cards) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Outlines> {
     // Outlines are looked for at most ~640 px across (cards stay hundreds of pixels in area);
     // each is then refined at full resolution.
     let scale = (frame.cols().max(frame.rows()) / 640).max(1);
@@ -142,24 +142,28 @@ pub(super) fn find_outlines(frame: &Mat, min_area_fraction: f64) -> opencv::Resu
 }
 
 /// What `find_outlines` finds.
-pub(super) struct Outlines {
+pub(in crate::vision::cards) struct Outlines {
     /// Card outlines.
-    pub(super) cards: Vec<Quad>,
+    pub(in crate::vision::cards) cards: Vec<Quad>,
     /// For each card outline, how much of it runs along an edge (`edge_support`).
-    pub(super) edge_support: Vec<Option<f32>>,
+    pub(in crate::vision::cards) edge_support: Vec<Option<f32>>,
     /// For each card outline, whether it was cut out of a shapeless one (`peeled`): a guess
     /// that stands only if a card is read on it.
-    pub(super) peeled: Vec<bool>,
+    pub(in crate::vision::cards) peeled: Vec<bool>,
     /// Outlines too long for one card that may be several lying end to end (a cascade): these
     /// hold no card outline.
-    pub(super) cascades: Vec<Quad>,
+    pub(in crate::vision::cards) cascades: Vec<Quad>,
 }
 
 /// Re-finds one outline with a threshold of its own neighbourhood: in a busy frame the global
 /// levels let the table's bright specks cling to the card, and a reader wants exact corners.
 /// `specks` says whether bright specks may cling to the outline (an unclean contour): only then
 /// is the mask opened, which costs more than the rest together.
-pub(super) fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> opencv::Result<[[f32; 2]; 4]> {
+pub(in crate::vision::cards) fn refine_quad(
+    frame: &Mat,
+    quad: &[[f32; 2]; 4],
+    specks: bool,
+) -> opencv::Result<[[f32; 2]; 4]> {
     let (short, _) = side_lengths(quad);
     let margin = short * 0.2;
     let xs = quad.iter().map(|p| p[0]);
@@ -192,13 +196,13 @@ pub(super) fn refine_quad(frame: &Mat, quad: &[[f32; 2]; 4], specks: bool) -> op
 }
 
 /// A dark frame around the image lets a card that fills it, or leaves it, close its outline.
-pub(super) const PAD: i32 = 4;
+pub(in crate::vision::cards) const PAD: i32 = 4;
 
 /// Masks of the bright parts of a single-channel image, blurred and padded: Otsu's threshold,
 /// and two levels just under the brightest paper, where a pale textured table (carpet, wood
 /// grain) falls away from the card while the card's white border still closes its outline.
 /// The blurred, padded image comes back too.
-pub(super) fn bright_masks(channel: &Mat) -> opencv::Result<(Vec<Mat>, Mat)> {
+pub(in crate::vision::cards) fn bright_masks(channel: &Mat) -> opencv::Result<(Vec<Mat>, Mat)> {
     let (otsu, level, blurred) = otsu_mask(channel)?;
     let mut masks = vec![otsu];
     let paper = f64::from(percentile(&blurred, 0.99)?);
@@ -217,7 +221,7 @@ pub(super) fn bright_masks(channel: &Mat) -> opencv::Result<(Vec<Mat>, Mat)> {
 /// `outlines`), the outermost only: inside a card, edges outline its parts (a court card's
 /// picture frame). They join the levels' outlines before `drop_nested`, so that an outline of
 /// the whole pale table holding them goes as a table.
-pub(super) fn new_edge_cards(edged: &[Outline], outlines: &[Outline]) -> Vec<Quad> {
+pub(in crate::vision::cards) fn new_edge_cards(edged: &[Outline], outlines: &[Outline]) -> Vec<Quad> {
     let whole: Vec<Quad> = edged.iter().filter(|o| !o.long).map(|o| o.quad).collect();
     whole
         .iter()
@@ -244,13 +248,13 @@ const PEEL_HOLE: f64 = 0.1;
 /// Canny's lower gradient threshold for `edge_outlines` (the upper is 2.5 times it): the
 /// face-down count on fresh synthetic tables (seeds 9e6, not the test seeds) was the same from
 /// 15 to 30.
-pub(super) const EDGE_LOW: f64 = 20.0;
+pub(in crate::vision::cards) const EDGE_LOW: f64 = 20.0;
 
 /// Card outlines drawn by edges: on a table as pale as the cards no level parts them, but their
 /// borders still make edges. The outer contour of each cluster of (closed) edges is looked at;
 /// a textured table's edges run together into clusters reaching the frame's border, and those
 /// are left out (the levels look there). `blurred` is a blurred gray image padded by `PAD`.
-pub(super) fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<(Vec<Outline>, Mat)> {
+pub(in crate::vision::cards) fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<(Vec<Outline>, Mat)> {
     let mut edges = Mat::default();
     imgproc::canny(blurred, &mut edges, EDGE_LOW, EDGE_LOW * 2.5, 3, false)?;
     // The pad's own edge would enclose everything: it goes, with a pixel of the frame.
@@ -278,12 +282,12 @@ pub(super) fn edge_outlines(blurred: &Mat, min_area: f64) -> opencv::Result<(Vec
 /// The least share of an unread outline that must run along an edge (`edge_support`) for it to
 /// count as a card: contours through a table's shading measured 0–0.2 on rendered felt and pale
 /// cloth, cards of the real and rendered sets 0.3–1 (nearly all above 0.6).
-pub(super) const MIN_EDGE_SUPPORT: f32 = 0.3;
+pub(in crate::vision::cards) const MIN_EDGE_SUPPORT: f32 = 0.3;
 
 /// How much of an outline's edge runs along `edges` (from `edge_outlines`: padded, thickened,
 /// its border band cleared): the share of points along its four sides with an edge pixel within
 /// two pixels. `None` when too little of the outline lies inside the band to tell.
-pub(super) fn edge_support(edges: &Mat, quad: &Quad) -> opencv::Result<Option<f32>> {
+pub(in crate::vision::cards) fn edge_support(edges: &Mat, quad: &Quad) -> opencv::Result<Option<f32>> {
     const STEPS: usize = 25;
     let (w, h) = (edges.cols(), edges.rows());
     let pixels = edges.data_bytes()?;
@@ -309,7 +313,7 @@ pub(super) fn edge_support(edges: &Mat, quad: &Quad) -> opencv::Result<Option<f3
 
 /// Otsu's threshold of a blurred, padded single-channel image: the mask, the level, and the
 /// blurred image.
-pub(super) fn otsu_mask(channel: &Mat) -> opencv::Result<(Mat, f64, Mat)> {
+pub(in crate::vision::cards) fn otsu_mask(channel: &Mat) -> opencv::Result<(Mat, f64, Mat)> {
     let mut padded = Mat::default();
     core::copy_make_border(channel, &mut padded, PAD, PAD, PAD, PAD, core::BORDER_CONSTANT, core::Scalar::all(0.0))?;
     let mut blurred = Mat::default();
@@ -323,7 +327,7 @@ pub(super) fn otsu_mask(channel: &Mat) -> opencv::Result<(Mat, f64, Mat)> {
 /// mattering, then opens it with a disc of `size` pixels: specks of table clinging to the card
 /// come off. The opening rounds the card's corners off; growing it back inside the filled mask
 /// restores them while specks further out stay cut.
-pub(super) fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
+pub(in crate::vision::cards) fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
     let mut solid = Mat::zeros(mask.rows(), mask.cols(), core::CV_8UC1)?.to_mat()?;
     imgproc::draw_contours(
         &mut solid,
@@ -345,7 +349,7 @@ pub(super) fn solid_opened(mask: &Mat, size: i32) -> opencv::Result<Mat> {
 }
 
 /// The outer contours of a mask.
-pub(super) fn outer_contours(mask: &Mat) -> opencv::Result<core::Vector<core::Vector<core::Point>>> {
+pub(in crate::vision::cards) fn outer_contours(mask: &Mat) -> opencv::Result<core::Vector<core::Vector<core::Point>>> {
     let mut contours = core::Vector::<core::Vector<core::Point>>::new();
     let origin = core::Point::new(0, 0);
     imgproc::find_contours(mask, &mut contours, imgproc::RETR_EXTERNAL, imgproc::CHAIN_APPROX_SIMPLE, origin)?;
@@ -353,7 +357,7 @@ pub(super) fn outer_contours(mask: &Mat) -> opencv::Result<core::Vector<core::Ve
 }
 
 /// The outer contours of a (padded) mask that are card-shaped quads of at least `min_area`.
-pub(super) fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
+pub(in crate::vision::cards) fn quads_in_mask(mask: &Mat, min_area: f64) -> opencv::Result<Vec<Outline>> {
     let contours = outer_contours(mask)?;
     let mut quads = Vec::new();
     for contour in contours.iter() {
@@ -423,7 +427,7 @@ fn peeled(mask: &Mat, contour: &core::Vector<core::Point>, area: f64, min_area: 
 /// A contour's card outline: its 4-corner polygon when convex, otherwise its minimum-area
 /// rectangle when the contour fills it (rounded or chipped corners) and `rounded` allows it;
 /// `None` when not card-shaped.
-pub(super) fn card_quad(
+pub(in crate::vision::cards) fn card_quad(
     contour: &core::Vector<core::Point>,
     area: f64,
     rounded: bool,
@@ -463,7 +467,7 @@ pub(super) fn card_quad(
 
 /// A card outline found in a mask, and whether its contour was exactly that quad.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Outline {
+pub(in crate::vision::cards) struct Outline {
     quad: [[f32; 2]; 4],
     clean: bool,
     /// Too long for one card: maybe several lying end to end.
@@ -484,7 +488,7 @@ pub(super) struct Outline {
 /// much it holds (a close-up court card's picture parts and large pips pass for cards); and one
 /// holding a single card-sized outline (`holds_small`), a card and a part of it, or a mat or
 /// board under one card.
-pub(super) fn drop_nested(
+pub(in crate::vision::cards) fn drop_nested(
     quads: &mut Vec<[[f32; 2]; 4]>,
     shading: impl Fn(&Quad) -> bool,
     whole_frame: impl Fn(&Quad) -> bool,

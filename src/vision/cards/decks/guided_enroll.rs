@@ -11,14 +11,14 @@
 use opencv::prelude::*;
 
 use super::back::clear_of_edges;
-use super::detector::CardDetector;
 use super::enroll::{DeckProfile, EnrolledPatch};
-use super::light;
-use super::outlines::find_card_quads;
-use super::pixels::rectify;
-use super::types::Quad;
 use super::video_enroll::{agreed, sharpness, steady};
 use crate::cards::Card;
+use crate::vision::cards::detector::CardDetector;
+use crate::vision::cards::picture::light;
+use crate::vision::cards::picture::pixels::rectify;
+use crate::vision::cards::stages::outlines::find_card_quads;
+use crate::vision::cards::types::Quad;
 
 /// Steady frames of one outline before its card is taken (a sixth of a second at 30 fps: long
 /// enough to pass over a card moving through view, short enough not to tire the arm).

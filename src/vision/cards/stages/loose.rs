@@ -3,21 +3,21 @@
 
 use opencv::{core, prelude::*};
 
-use super::classify::dot;
 use super::corners::combine;
-use super::detector::{CardDetector, Reader};
-use super::enrolled::Memory;
-use super::index::{IndexHit, LooseMarks, NetworkRead};
-use super::index_net::NetReading;
-use super::patch;
-use super::quad::*;
-use super::types::*;
 use crate::cards::Card;
+use crate::vision::cards::decks::enrolled::Memory;
+use crate::vision::cards::detector::{CardDetector, Reader};
+use crate::vision::cards::picture::quad::*;
+use crate::vision::cards::readers::classify::dot;
+use crate::vision::cards::readers::index::{IndexHit, LooseMarks, NetworkRead};
+use crate::vision::cards::readers::index_net::NetReading;
+use crate::vision::cards::readers::patch;
+use crate::vision::cards::types::*;
 
 /// The smallest rank height, as a share of an unread outline's short side, at which a loose
 /// index inside the outline names it (a card's own rank is about 0.15 of its width). Below it
 /// the outline holds more than a card and the index is read as a loose one (`add_loose_indices`).
-pub(super) const MIN_INDEX_SCALE: f32 = 0.06;
+pub(in crate::vision::cards) const MIN_INDEX_SCALE: f32 = 0.06;
 
 /// How likely the loose network must find a card by itself, before the cards known to lie
 /// elsewhere are set aside, for a loose index read again (`CardDetector::read_again`) to be
@@ -28,7 +28,7 @@ pub(super) const MIN_INDEX_SCALE: f32 = 0.06;
 /// at 0.70 and 0.73. The real photos, as taken and under 14 alterations, read the same. At 0.35
 /// a third false reading went, and 3 right ones on the altered photos (with no second reading
 /// at all: the same, and 7 right ones).
-pub(super) const READ_AGAIN_OWN: f32 = 0.2;
+pub(in crate::vision::cards) const READ_AGAIN_OWN: f32 = 0.2;
 
 /// The outlines the loose index search leaves out: those read at both corners, and the cards
 /// surely face down (`backs`). An outline read by one corner only may be two overlapping cards
@@ -39,7 +39,7 @@ pub(super) const READ_AGAIN_OWN: f32 = 0.2;
 /// blank) were taken for backs, and the cards were found by their indices. So a back is sure
 /// when it matches the calibrated back, or, uncalibrated, when both its corners are surely blank
 /// and its paper is not a face's (`sure_back`).
-pub(super) fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
+pub(in crate::vision::cards) fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
     found
         .iter()
         .filter(|d| d.card.is_some() && d.index_boxes.len() >= 2)
@@ -51,7 +51,7 @@ pub(super) fn unsearched(found: &[CardDetection], backs: &[Quad]) -> Vec<Quad> {
 /// What a loose index read again reads once the cards `ruled_out` are set aside: a card read
 /// at `min_confidence` among the rest, that the network found likely enough by itself
 /// (`READ_AGAIN_OWN`).
-pub(super) fn second_choice(
+pub(in crate::vision::cards) fn second_choice(
     reading: &NetReading,
     memory: &Memory,
     ruled_out: &[Card],
@@ -64,7 +64,7 @@ pub(super) fn second_choice(
 
 /// One deck holds each card once: the same card read again nearby is its other corner (or the
 /// corner of an outline already read), whether `kept` among the loose indices or in `out`.
-pub(super) fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[CardDetection]) -> bool {
+pub(in crate::vision::cards) fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[CardDetection]) -> bool {
     let centre = box_centre(&hit.bbox);
     let reach = 16.0 * hit.size;
     kept.iter().any(|k| k.card == hit.card && dist(box_centre(&k.bbox), centre) < reach)
@@ -90,7 +90,7 @@ const RIVAL_REACH: f32 = 10.5;
 /// put a card on the table that nobody laid, and either one alone may be the wrong one. Two
 /// cards of one rank in the two colours lying head to head are a pair (the edje photos hold
 /// three such), not one card misread: the colour is not what the small index loses.
-pub(super) fn rival_corners(a: &IndexHit, b: &IndexHit) -> bool {
+pub(in crate::vision::cards) fn rival_corners(a: &IndexHit, b: &IndexHit) -> bool {
     let (ca, cb) = (box_centre(&a.bbox), box_centre(&b.bbox));
     let along = |from: [f32; 2], to: [f32; 2], axis: [f32; 2]| dot(&[to[0] - from[0], to[1] - from[1]], &axis);
     // Seen with its index upright at the top-left, a card lies to the index's right.
@@ -110,7 +110,7 @@ impl CardDetector {
     /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
     /// readers, the network reads first and the templates only where it read nothing and is
     /// not sure there is nothing to read.
-    pub(super) fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
+    pub(in crate::vision::cards) fn loose_indices(&self, frame: &Mat, read: &[Quad]) -> opencv::Result<Vec<IndexHit>> {
         let Some(marks) = LooseMarks::find(frame, read, SMALL_FRAME)? else {
             return Ok(Vec::new());
         };
@@ -135,7 +135,7 @@ impl CardDetector {
     /// Two corners of one card (same reading, opposite directions) count once; the cards surely
     /// face down (`backs`) are not searched (see `unsearched`). Returns the loose network's
     /// window on each index added, by its index box.
-    pub(super) fn add_loose_indices(
+    pub(in crate::vision::cards) fn add_loose_indices(
         &self,
         frame: &Mat,
         out: &mut Vec<CardDetection>,
@@ -243,7 +243,7 @@ impl CardDetector {
     /// by the full loose network alike; it has one corner, so its second choice must be as sure.
     /// With both corner readers, where the network finds no other card the templates read the
     /// outline afresh: if they agree on a card not ruled out, it stands.
-    pub(super) fn read_again(
+    pub(in crate::vision::cards) fn read_again(
         &self,
         frame: &Mat,
         det: &CardDetection,

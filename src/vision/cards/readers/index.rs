@@ -6,15 +6,15 @@ use std::borrow::Cow;
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::blur::sharpened;
 use super::classify::{GlyphFeature, GlyphTemplates, check_black_suit, confidence, crop_to_ink, weaker};
-use super::enrolled::Memory;
 use super::glyph_net::GlyphNet;
 use super::index_net::{NetReading, QuickFirst};
 use super::patch::{INDEX_H, INDEX_W, Window, cut, index_window};
-use super::pixels::{centroid, component, label_mask, min_channel, morph, percentile};
-use super::quad::{box_centre, dist, inside};
 use crate::cards::{Card, Rank, Suit};
+use crate::vision::cards::decks::enrolled::Memory;
+use crate::vision::cards::picture::blur::sharpened;
+use crate::vision::cards::picture::pixels::{centroid, component, label_mask, min_channel, morph, percentile};
+use crate::vision::cards::picture::quad::{box_centre, dist, inside};
 
 /// One index read in the frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -1400,8 +1400,8 @@ mod tests {
 
     #[test]
     fn a_small_blurred_club_cut_again_smoothly_shows_its_round_top() {
-        use super::super::classify::spade_or_club;
         use crate::geometry::Pt;
+        use crate::vision::cards::readers::classify::spade_or_club;
         for (suit, px) in [(Suit::Spades, 13.0), (Suit::Clubs, 13.0), (Suit::Spades, 20.0), (Suit::Clubs, 20.0)] {
             // A pip `px` tall, printed black on white and blurred as a webcam does.
             let mut sharp = Mat::new_rows_cols_with_default(60, 60, core::CV_8UC3, core::Scalar::all(245.0)).unwrap();

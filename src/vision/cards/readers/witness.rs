@@ -7,9 +7,9 @@
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GLYPH_H, GLYPH_W, GlyphFeature, spade_or_club};
-use super::pixels::rectify_sized;
-use super::types::{IndexReading, Quad};
 use crate::cards::{Card, Rank, Suit};
+use crate::vision::cards::picture::pixels::rectify_sized;
+use crate::vision::cards::types::{IndexReading, Quad};
 
 /// The face is looked at this size (a card's proportions).
 const W: i32 = 160;

@@ -2,17 +2,17 @@
 
 use opencv::core;
 
-use super::types::{CARD_H, CARD_W, Quad};
 use crate::geometry::{Pt, quad_contains};
+use crate::vision::cards::types::{CARD_H, CARD_W, Quad};
 
 /// An outline whose long side is under this many times its short one is nearly square. A card
 /// is 1.4 times as long as it is wide, but seen 45° from overhead along its length it looks
 /// square. So do a table's tiles, a carpet's gaps and a box: such an outline stands only as a
 /// card read from its corners, or as a back the corner network and the paper test are sure of
 /// (`sure_back`) or a calibrated back matches.
-pub(super) const SQUARE: f32 = 1.1;
+pub(in crate::vision::cards) const SQUARE: f32 = 1.1;
 
-pub(super) fn box_centre(b: &core::Rect) -> [f32; 2] {
+pub(in crate::vision::cards) fn box_centre(b: &core::Rect) -> [f32; 2] {
     [b.x as f32 + b.width as f32 / 2.0, b.y as f32 + b.height as f32 / 2.0]
 }
 
@@ -21,32 +21,32 @@ pub fn quad_centre(q: &[[f32; 2]; 4]) -> [f32; 2] {
 }
 
 /// Two outlines of one card: centres close and sides alike.
-pub(super) fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
+pub(in crate::vision::cards) fn same_card(a: &[[f32; 2]; 4], b: &[[f32; 2]; 4]) -> bool {
     let (sa, la) = side_lengths(a);
     let (sb, lb) = side_lengths(b);
     dist(quad_centre(a), quad_centre(b)) < 0.25 * sa.min(sb) && (la / lb - 1.0).abs() < 0.25
 }
 
 /// Whether an outline is nearly square (`SQUARE`).
-pub(super) fn nearly_square(q: &Quad) -> bool {
+pub(in crate::vision::cards) fn nearly_square(q: &Quad) -> bool {
     let (short, long) = side_lengths(q);
     long < SQUARE * short
 }
 
 /// An outline's area (the product of its mean side lengths).
-pub(super) fn quad_area(q: &Quad) -> f32 {
+pub(in crate::vision::cards) fn quad_area(q: &Quad) -> f32 {
     let (s, l) = side_lengths(q);
     s * l
 }
 
 /// Whether `small`'s centre lies inside `big`, which is clearly the larger.
-pub(super) fn holds(big: &Quad, small: &Quad) -> bool {
+pub(in crate::vision::cards) fn holds(big: &Quad, small: &Quad) -> bool {
     quad_area(big) > 1.3 * quad_area(small) && inside(big, quad_centre(small))
 }
 
 /// Whether `big` holds `small` and `small` is under 0.3 of its area: a card on what it lies on,
 /// rather than a part of a card (a court card's picture frame is over half the card).
-pub(super) fn holds_small(big: &Quad, small: &Quad) -> bool {
+pub(in crate::vision::cards) fn holds_small(big: &Quad, small: &Quad) -> bool {
     holds(big, small) && quad_area(small) < 0.3 * quad_area(big)
 }
 
@@ -60,7 +60,7 @@ pub(crate) fn spans_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
 
 /// Whether one of an outline's sides runs along an edge of the frame of `size` (width, height):
 /// the outline is then where the frame cuts something off, not necessarily its own outline.
-pub(super) fn cut_by_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
+pub(in crate::vision::cards) fn cut_by_frame(q: &[[f32; 2]; 4], size: [f32; 2]) -> bool {
     let margin = 2.0 + 0.01 * size[0].max(size[1]);
     let near =
         |p: [f32; 2]| [p[0] < margin, p[1] < margin, p[0] > size[0] - 1.0 - margin, p[1] > size[1] - 1.0 - margin];
@@ -81,12 +81,12 @@ pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
 }
 
 /// The longer side of an outline, in pixels.
-pub(super) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
+pub(in crate::vision::cards) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
     let (a, b) = side_lengths(quad);
     a.max(b)
 }
 
-pub(super) fn side_lengths(q: &[[f32; 2]; 4]) -> (f32, f32) {
+pub(in crate::vision::cards) fn side_lengths(q: &[[f32; 2]; 4]) -> (f32, f32) {
     let a = (dist(q[0], q[1]) + dist(q[2], q[3])) / 2.0;
     let b = (dist(q[1], q[2]) + dist(q[3], q[0])) / 2.0;
     (a.min(b), a.max(b))
@@ -110,7 +110,7 @@ pub fn order_quad(mut q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
 
 /// The two ends of an outline too long for one card, each a card long (measured from the
 /// outline's short side), clockwise from their own top-left; `None` for a card-shaped outline.
-pub(super) fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
+pub(in crate::vision::cards) fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
     let (short, long) = side_lengths(quad);
     if long < 1.7 * short {
         return None;
@@ -129,7 +129,7 @@ pub(super) fn pair_ends(quad: &Quad) -> Option<[Quad; 2]> {
 /// outline of nearly a card's proportions (two cards 63 mm wide side by side are 126 x 88 mm, a
 /// ratio of 1.43 against one card's 1.40), each half a card. `None` for an outline of another
 /// shape.
-pub(super) fn side_by_side_halves(quad: &Quad) -> Option<[Quad; 2]> {
+pub(in crate::vision::cards) fn side_by_side_halves(quad: &Quad) -> Option<[Quad; 2]> {
     let (short, long) = side_lengths(quad);
     if !(1.2..=1.8).contains(&(long / short.max(1.0))) {
         return None;
@@ -141,7 +141,7 @@ pub(super) fn side_by_side_halves(quad: &Quad) -> Option<[Quad; 2]> {
 }
 
 /// The outline's corners in the same turn, starting so that the first side is a short one.
-pub(super) fn short_side_first(quad: &Quad) -> Quad {
+pub(in crate::vision::cards) fn short_side_first(quad: &Quad) -> Quad {
     let [a, b, c, d] = *quad;
     if dist(a, b) + dist(c, d) > dist(b, c) + dist(d, a) { [b, c, d, a] } else { [a, b, c, d] }
 }

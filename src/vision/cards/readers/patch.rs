@@ -5,8 +5,8 @@
 
 use opencv::{core, imgproc, prelude::*};
 
-use super::pixels::warp;
-use super::quad::dist;
+use crate::vision::cards::picture::pixels::warp;
+use crate::vision::cards::picture::quad::dist;
 
 /// A window of the frame: its four corners in image pixels, clockwise from the corner that
 /// becomes the patch's top-left.

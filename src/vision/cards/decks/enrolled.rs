@@ -4,8 +4,8 @@
 //! read poorly out of the box (an unusual typeface, a court picture close to the index) is read
 //! by its own patches once enrolled.
 
-use super::index_net::NetReading;
 use crate::cards::Card;
+use crate::vision::cards::readers::index_net::NetReading;
 
 /// How many enrolled patches vote.
 const NEIGHBOURS: usize = 5;

@@ -6,7 +6,7 @@
 
 use opencv::{core, prelude::*};
 
-use super::quad::{dist, quad_centre};
+use crate::vision::cards::picture::quad::{dist, quad_centre};
 
 type Quad = [[f32; 2]; 4];
 
