@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use card_referee::capture::{CaptureOptions, SourceSpec};
-use card_referee::table::{TableLayout, TableView, TableWatch, backs, place_frame};
+use card_referee::table::{TableLayout, TableView, TableWatch, place_frame};
 use card_referee::vision::cards::CardDetector;
 
 fn front(v: &TableView) -> String {
@@ -24,8 +24,8 @@ fn front(v: &TableView) -> String {
 fn backs_in(image: &str, layout: &str) -> anyhow::Result<()> {
     let image = opencv::imgcodecs::imread(image, opencv::imgcodecs::IMREAD_COLOR)?;
     let layout = TableLayout::load(Path::new(layout)).map_err(anyhow::Error::msg)?;
-    for b in backs::front_row_backs(&image, &layout)? {
-        let centre = b.sighting.centre;
+    for b in card_referee::vision::row_backs::front_row_backs(&image, &layout)? {
+        let centre = b.centre;
         println!("{:.0},{:.0} face {} shield {}", centre.x, centre.y, b.looks_like_face, b.shield.is_some());
     }
     Ok(())

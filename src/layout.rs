@@ -14,8 +14,12 @@ pub const SLOT_MM: f64 = 72.0;
 /// How far a modifier's centre lies from its base's, along the base card's length (toward the
 /// seat), so that the base's top index stays in sight.
 pub const MODIFIER_OFFSET: f64 = 0.42;
+/// How far a modifier's centre lies from its base's, millimetres (about 37).
+pub const MODIFIER_MM: f64 = MODIFIER_OFFSET * CARD_MM.1;
 /// Slots drawn for a row (a Back Row holds 7, and 8 for a moment after a draw).
 pub const ROW_SLOTS: usize = 8;
+/// How many slots past the last drawn one a row may run (retired entities go to the right end).
+pub const EXTRA_SLOTS: f64 = 4.0;
 
 /// A row of entities: the centre of its first slot, the step to the next slot, and the angle of
 /// the cards placed there (0: upright on the table plane, their top away from a seat at the

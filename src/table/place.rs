@@ -9,10 +9,8 @@ use crate::geometry::{Homography, Pt, quad_contains};
 use crate::vision::cards::CardDetection;
 
 use super::view::{CardView, EntityView, Face, SeatView, TableView};
-use crate::layout::{MODIFIER_OFFSET, ROW_SLOTS, Row, SLOT_MM, TableLayout};
+use crate::layout::{EXTRA_SLOTS, MODIFIER_MM, ROW_SLOTS, Row, SLOT_MM, TableLayout};
 
-/// How far a modifier's centre lies from its base's, millimetres (about 37).
-pub const MODIFIER_MM: f64 = MODIFIER_OFFSET * CARD_MM.1;
 /// An outline at least this long is two cards stacked end over end (a lone card is 88 mm long,
 /// a base with its modifier 88 + 37 = 125 mm): halfway between the two.
 const STACK_MIN_MM: f64 = CARD_MM.1 + MODIFIER_MM / 2.0;
@@ -21,8 +19,6 @@ const STACK_MAX_MM: f64 = CARD_MM.1 + MODIFIER_MM * 2.0;
 /// How far from a row's line (millimetres, measured toward the seat) a card still belongs to it:
 /// a base lies on the line, a modifier 37 mm toward the seat, and the rows are 140 mm apart.
 const ROW_BAND_MM: (f64, f64) = (-45.0, MODIFIER_MM + 35.0);
-/// How many slots past the last drawn one a row may run (retired entities go to the right end).
-pub(super) const EXTRA_SLOTS: f64 = 4.0;
 /// Two sightings closer than this are one card (an outline and an index read apart from it).
 const SAME_CARD_MM: f64 = 20.0;
 /// A modifier lies `MODIFIER_MM` toward the seat from its base, give or take this.

@@ -5,4 +5,5 @@ pub mod alter;
 pub mod cards;
 pub mod image_file;
 pub mod memory;
+pub mod row_backs;
 pub mod symbols;

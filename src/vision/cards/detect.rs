@@ -128,7 +128,6 @@ mod tests {
     use crate::vision::cards::stages::face_down::*;
     use crate::vision::cards::stages::loose::*;
     use crate::vision::cards::stages::outlines::*;
-    use crate::vision::cards::stages::placing::*;
 
     /// Reads a rendered table of cards lying the same way, each `step` card lengths further on
     /// than the one below it.
