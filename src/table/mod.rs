@@ -13,10 +13,11 @@ pub mod view;
 pub mod watch;
 
 pub use crate::layout::{Row, SeatZones, TableLayout, Zone};
+pub use crate::vision::motion::MotionGate;
 pub use backs::place_frame;
 pub use calibrate::learn_layout;
 pub use place::{Sighting, place, place_in_image, place_sightings};
-pub use settle::{Change, ChangeKind, Motion, MotionGate, Place, SettleConfig, Settled, Settler};
+pub use settle::{Change, ChangeKind, Motion, Place, SettleConfig, Settled, Settler};
 pub use tracks::{CardTracker, TrackConfig};
 pub use view::{CardView, EntityView, Face, SeatView, TableView};
 pub use watch::{TableWatch, Watched};

@@ -5,5 +5,6 @@ pub mod alter;
 pub mod cards;
 pub mod image_file;
 pub mod memory;
+pub mod motion;
 pub mod row_backs;
 pub mod symbols;
