@@ -468,7 +468,7 @@ fn demo(args: &DemoArgs, input: &InputArgs) -> ExitCode {
             eprintln!("# frame {}: {}", frame.index, live.title);
             said = 0;
         }
-        let log = live.session.as_ref().map_or(&[][..], |s| s.log());
+        let log = live.session().map_or(&[][..], |s| s.log());
         for entry in &log[said.min(log.len())..] {
             let mut value = serde_json::to_value(&entry.event).unwrap_or_default();
             if let Some(answer) = &entry.answered_by_script {

@@ -16,19 +16,26 @@ use crate::rules::omphala::notation::parse as parse_record;
 use crate::table::TableLayout;
 use crate::vision::cards::CardDetection;
 
+/// The game being refereed: one of these at a time.
+pub enum Game {
+    /// None (it could not start: `LiveReferee::error` says why).
+    None,
+    /// Omphala at a real table.
+    Omphala(OmphalaSession),
+    /// A spot-the-symbol game, with the round cards of the last frame.
+    MiniGame { session: MiniGameSession, round_cards: Vec<RoundCard> },
+    /// The demo's loop, which of its games plays (`usize::MAX` before the first frame), and
+    /// that game's session.
+    Demo { table: DemoTable, playing: usize, session: Option<OmphalaSession> },
+}
+
 /// The game being refereed and how it came to be.
 pub struct LiveReferee {
-    pub session: Option<OmphalaSession>,
-    /// A spot-the-symbol game, in place of an Omphala session.
-    pub minigame: Option<MiniGameSession>,
+    pub game: Game,
     pub names: Vec<String>,
     pub title: String,
-    /// The demo's loop and which of its games plays.
-    demo: Option<(DemoTable, usize)>,
     pub finished: Option<Finished>,
     pub error: Option<String>,
-    /// The round cards of the last frame (a mini-game).
-    pub round_cards: Vec<RoundCard>,
     /// The layout file the game uses, if one.
     pub layout_file: Option<std::path::PathBuf>,
 }
@@ -36,14 +43,11 @@ pub struct LiveReferee {
 impl LiveReferee {
     pub fn start(game: LiveGame) -> LiveReferee {
         let mut current = LiveReferee {
-            session: None,
-            minigame: None,
+            game: Game::None,
             names: Vec::new(),
             title: String::new(),
-            demo: None,
             finished: None,
             error: None,
-            round_cards: Vec::new(),
             layout_file: None,
         };
         match game {
@@ -51,14 +55,12 @@ impl LiveReferee {
                 let layout = current.load_layout(layout.as_deref());
                 let names = seated(names, layout.as_ref());
                 current.title = format!("Omphala, {} seats", names.len());
-                current.open(names, layout, None);
-                current.read_with(deck.as_deref());
-                if let (Some(path), Some(session)) = (journal, current.session.take()) {
-                    match session.journalled(&path) {
-                        Ok(session) => current.session = Some(session),
-                        Err(e) => current.error = Some(e),
-                    }
-                }
+                let session = current.open(names, layout, None).map(|s| current.read_with(s, deck.as_deref()));
+                let session = match (session, journal) {
+                    (Some(session), Some(path)) => session.journalled(&path).map_err(|e| current.error = Some(e)).ok(),
+                    (session, _) => session,
+                };
+                current.game = session.map_or(Game::None, Game::Omphala);
             }
             LiveGame::MiniGame { kind, names, deck, profile, journal, claims } => {
                 current.title = format!("{kind}, {} players", names.len());
@@ -73,7 +75,7 @@ impl LiveReferee {
                         for claim in claims {
                             session.claim(claim.seat, &claim.called, claim.ms);
                         }
-                        current.minigame = Some(session);
+                        current.game = Game::MiniGame { session, round_cards: Vec::new() };
                     }
                     Err(e) => current.error = Some(e),
                 }
@@ -83,15 +85,14 @@ impl LiveReferee {
                     Ok(session) => {
                         current.names = session.referee().names().to_vec();
                         current.title = format!("Omphala, {} seats (resumed)", current.names.len());
-                        current.session = Some(session);
-                        current.read_with(deck.as_deref());
+                        current.game = Game::Omphala(current.read_with(session, deck.as_deref()));
                     }
                     Err(e) => current.error = Some(e),
                 }
             }
             LiveGame::Demo { width, height } => {
                 let table = DemoTable::new(Size::new(width, height), crate::render::demo::SEED);
-                current.demo = Some((table, usize::MAX));
+                current.game = Game::Demo { table, playing: usize::MAX, session: None };
             }
         }
         current
@@ -113,10 +114,10 @@ impl LiveReferee {
         }
     }
 
-    /// The session reads with the deck profile at `path`; one that cannot be read is said, and
-    /// the built-in reader reads alone.
-    fn read_with(&mut self, path: Option<&Path>) {
-        let (Some(path), Some(session)) = (path, self.session.as_mut()) else { return };
+    /// The session reading with the deck profile at `path`; one that cannot be read is said,
+    /// and the built-in reader reads alone.
+    fn read_with(&mut self, mut session: OmphalaSession, path: Option<&Path>) -> OmphalaSession {
+        let Some(path) = path else { return session };
         match crate::vision::cards::decks::enroll::DeckProfile::load(path) {
             Ok(profile) => {
                 session.read_with(&profile);
@@ -124,25 +125,58 @@ impl LiveReferee {
             }
             Err(e) => self.error = Some(format!("{e}; the cards are read without the deck's profile")),
         }
+        session
     }
 
-    fn open(&mut self, names: Vec<String>, layout: Option<TableLayout>, script: Option<&str>) {
+    /// A new Omphala session for `names`; `None`, said, when the card detector does not start.
+    fn open(
+        &mut self,
+        names: Vec<String>,
+        layout: Option<TableLayout>,
+        script: Option<&str>,
+    ) -> Option<OmphalaSession> {
         self.names = names.clone();
         match OmphalaSession::new(names, layout, 30.0) {
-            Ok(session) => {
-                self.session = Some(match script {
-                    Some(record) => session.answered_from(record),
-                    None => session,
-                })
+            Ok(session) => Some(match script {
+                Some(record) => session.answered_from(record),
+                None => session,
+            }),
+            Err(e) => {
+                self.error = Some(format!("the card detector did not start: {e}"));
+                None
             }
-            Err(e) => self.error = Some(format!("the card detector did not start: {e}")),
+        }
+    }
+
+    /// The Omphala session being refereed (a real table's or the demo's game), if one.
+    pub fn session(&self) -> Option<&OmphalaSession> {
+        match &self.game {
+            Game::Omphala(session) => Some(session),
+            Game::Demo { session, .. } => session.as_ref(),
+            Game::None | Game::MiniGame { .. } => None,
+        }
+    }
+
+    fn session_mut(&mut self) -> Option<&mut OmphalaSession> {
+        match &mut self.game {
+            Game::Omphala(session) => Some(session),
+            Game::Demo { session, .. } => session.as_mut(),
+            Game::None | Game::MiniGame { .. } => None,
+        }
+    }
+
+    /// The spot-the-symbol game being refereed and the round cards of its last frame, if one.
+    pub fn minigame(&self) -> Option<(&MiniGameSession, &[RoundCard])> {
+        match &self.game {
+            Game::MiniGame { session, round_cards } => Some((session, round_cards)),
+            _ => None,
         }
     }
 
     /// The demo moves on to its next game at `t` seconds: the game playing ends by agreement
     /// and the next one starts with its own seats.
     fn follow_demo(&mut self, t: f64) {
-        let Some((table, playing)) = &self.demo else { return };
+        let Game::Demo { table, playing, .. } = &self.game else { return };
         let (game, _) = table.locate(t);
         if game == *playing {
             return;
@@ -152,15 +186,16 @@ impl LiveReferee {
         // The demo's camera is known: its table is calibrated, as a real one is by the wizard.
         let layout = table.games()[game].layout.clone();
         self.end_game();
-        if let Some((_, playing)) = &mut self.demo {
-            *playing = game;
-        }
         self.title = format!("Demo: Omphala, {} seats (the demo's script answers questions)", names.len());
-        self.open(names, Some(layout), Some(&record));
+        let next = self.open(names, Some(layout), Some(&record));
+        if let Game::Demo { playing, session, .. } = &mut self.game {
+            *playing = game;
+            *session = next;
+        }
     }
 
     pub fn end_game(&mut self) {
-        let Some(session) = &mut self.session else { return };
+        let Some(session) = self.session_mut() else { return };
         session.end_by_agreement();
         // A tie-break still waiting for reveals is said as such: the demo moves on without it.
         let state = session.referee().state();
@@ -173,12 +208,15 @@ impl LiveReferee {
 
     /// Which game of the demo's loop is refereed (`None` off the demo).
     pub fn demo_game(&self) -> Option<usize> {
-        self.demo.as_ref().map(|(_, playing)| *playing)
+        match &self.game {
+            Game::Demo { playing, .. } => Some(*playing),
+            _ => None,
+        }
     }
 
     /// Writes the layout in use to `path` (the table calibrated from the deal), saying so.
     fn save_layout(&mut self, path: &Path) {
-        let Some(session) = &mut self.session else { return };
+        let Some(session) = self.session_mut() else { return };
         let Some(mut layout) = session.watch().layout().cloned() else {
             session.note("no layout to save yet: it is fitted once a deal lies on the table".into());
             return;
@@ -188,26 +226,24 @@ impl LiveReferee {
         let written =
             path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(path, layout.to_toml()));
         match written {
-            Ok(()) => {
-                session.note(format!("the table layout is saved in {}", path.display()));
-                self.layout_file = Some(path.to_path_buf());
-            }
-            Err(e) => session.note(format!("{}: cannot save the layout: {e}", path.display())),
+            Ok(()) => session.note(format!("the table layout is saved in {}", path.display())),
+            Err(e) => return session.note(format!("{}: cannot save the layout: {e}", path.display())),
         }
+        self.layout_file = Some(path.to_path_buf());
     }
 
     /// Referees one frame: the demo's game followed, the table watched, the view ruled on.
     /// Returns the cards as followed over frames (each named from many readings).
     pub fn push(&mut self, frame: &Frame) -> Vec<CardDetection> {
-        if let Some(minigame) = &mut self.minigame {
-            match minigame.push(frame) {
-                Ok(cards) => self.round_cards = cards,
+        if let Game::MiniGame { session, round_cards } = &mut self.game {
+            match session.push(frame) {
+                Ok(cards) => *round_cards = cards,
                 Err(e) => self.error = Some(e),
             }
             return Vec::new();
         }
         self.follow_demo(frame.time.as_secs_f64());
-        let Some(session) = &mut self.session else { return Vec::new() };
+        let Some(session) = self.session_mut() else { return Vec::new() };
         match session.push(frame) {
             Ok(watched) => watched.cards,
             Err(e) => {
@@ -221,34 +257,34 @@ impl LiveReferee {
     pub fn order(&mut self, order: Order) {
         match order {
             Order::Answer(line) => {
-                if let Some(session) = &mut self.session {
+                if let Some(session) = self.session_mut() {
                     session.answer(&line);
                 }
             }
-            Order::EndByAgreement => match &mut self.minigame {
-                Some(minigame) => minigame.finish(),
-                None => self.end_game(),
+            Order::EndByAgreement => match &mut self.game {
+                Game::MiniGame { session, .. } => session.finish(),
+                _ => self.end_game(),
             },
             Order::SaveLayout(path) => self.save_layout(&path),
             Order::UseLayout(layout) => {
-                if let Some(session) = &mut self.session {
+                if let Some(session) = self.session_mut() {
                     session.use_layout(layout);
                     self.layout_file = None;
                 }
             }
             Order::Undo => {
-                if let Some(session) = &mut self.session {
+                if let Some(session) = self.session_mut() {
                     session.undo();
                 }
             }
             Order::Reveal { player, position, card } => {
-                if let Some(session) = &mut self.session {
+                if let Some(session) = self.session_mut() {
                     session.reveal_by_hand(player, position, &card);
                 }
             }
             Order::Claim { seat, called, ms } => {
-                if let Some(minigame) = &mut self.minigame {
-                    minigame.claim(seat, &called, ms);
+                if let Game::MiniGame { session, .. } = &mut self.game {
+                    session.claim(seat, &called, ms);
                 }
             }
             Order::NewGame(game) => *self = LiveReferee::start(game),

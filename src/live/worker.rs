@@ -239,7 +239,7 @@ fn publish(shared: &Shared, current: &LiveReferee, progress: &mut Progress, on_u
 
 /// The layout's zones, those the referee's last desync names marked while it is lost.
 fn zones_of(current: &LiveReferee) -> Vec<ZoneMark> {
-    let Some(session) = current.session.as_ref() else { return Vec::new() };
+    let Some(session) = current.session() else { return Vec::new() };
     let Some(layout) = session.watch().layout() else { return Vec::new() };
     let mut zones = zone_marks(layout, &current.names);
     if let Some(differences) = session.differences() {
@@ -249,7 +249,7 @@ fn zones_of(current: &LiveReferee) -> Vec<ZoneMark> {
 }
 
 fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> Snapshot {
-    let session = current.session.as_ref();
+    let session = current.session();
     let log = session.map_or(&[][..], |s| s.log());
     Snapshot {
         version: progress.version,
@@ -270,8 +270,8 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
             .error
             .clone()
             .or_else(|| session.and_then(|s| s.journal_error().map(String::from)))
-            .or_else(|| current.minigame.as_ref().and_then(|m| m.journal_error().map(String::from))),
-        minigame: current.minigame.as_ref().map(|m| minigame_view(m, &current.round_cards)),
+            .or_else(|| current.minigame().and_then(|(m, _)| m.journal_error().map(String::from))),
+        minigame: current.minigame().map(|(m, cards)| minigame_view(m, cards)),
         arrows: session
             .and_then(|s| Some(super::marks::move_marks(s.last_moves(), s.watch().layout()?)))
             .unwrap_or_default(),

@@ -44,6 +44,7 @@ enum Why {
     NoFrontEntity { player: Seat, position: usize },
     CertainFailure { with: Card, power: u8, target_power: u8 },
     NotShield(Card),
+    OthersFrontRow { card: Card, owner: Seat },
     ShieldTaken { position: usize, modifier: Card },
     NotHeart(Card),
     HeartOnItself,
@@ -82,6 +83,7 @@ impl Why {
             Why::NoFrontEntity { .. } => "no-front-entity",
             Why::CertainFailure { .. } => "certain-failure",
             Why::NotShield(_) => "shield-not-diamond",
+            Why::OthersFrontRow { .. } => "shield-own-front-row",
             Why::ShieldTaken { .. } => "one-modifier",
             Why::NotHeart(_) => "enhance-not-heart",
             Why::HeartOnItself => "heart-on-itself",
@@ -146,6 +148,16 @@ impl Why {
             ),
             Why::NotShield(card) => {
                 format!("Only an unmodified Diamond can shield, and {card} is not one.")
+            }
+            Why::OthersFrontRow { card, owner } if card.suit == Suit::Diamonds => format!(
+                "A Diamond shields one of its owner's own Front Row entities, never another player's: {card} lies on {}'s Front Row.",
+                name(*owner)
+            ),
+            Why::OthersFrontRow { card, owner } => {
+                format!(
+                    "Only a Diamond can shield, and only its owner's own Front Row: {card} lies on {}'s.",
+                    name(*owner)
+                )
             }
             Why::ShieldTaken { position, modifier } => format!(
                 "Front Row position {} already carries {modifier}: an entity holds at most one modifier.",
@@ -289,6 +301,12 @@ pub fn apply(state: &mut GameState, input: Input) -> Result<Vec<Event>, Illegal>
 /// Whether `action` by `player` is legal now; `Err` says why not.
 pub fn check(state: &GameState, player: Seat, action: &Action) -> Result<(), Illegal> {
     check_action(state, player, action).map_err(|why| why.illegal(state))
+}
+
+/// A card of `player`'s Back Row laid on `owner`'s Front Row, which only a Diamond on its
+/// owner's own row may be: the rule it breaks when `owner` is another player.
+pub(super) fn check_laid_on_others_row(state: &GameState, card: Card, owner: Seat) -> Illegal {
+    Why::OthersFrontRow { card, owner }.illegal(state)
 }
 
 fn check_action(state: &GameState, player: Seat, action: &Action) -> Result<(), Why> {
@@ -522,7 +540,7 @@ fn perform(state: &mut GameState, player: Seat, action: Action, events: &mut Vec
 
 /// Removes a Back Row entity and returns it. `check_action` has made sure it is there; `None`
 /// (nothing moves) rather than a panic if that were ever wrong.
-fn take_back(state: &mut GameState, player: Seat, card: Card) -> Option<Entity> {
+pub(super) fn take_back(state: &mut GameState, player: Seat, card: Card) -> Option<Entity> {
     let p = &mut state.players[player];
     p.back_index(card).map(|i| p.back.remove(i))
 }

@@ -9,6 +9,7 @@ pub mod battle;
 pub mod correct;
 pub mod engine;
 pub mod entity;
+pub mod hand;
 pub mod input;
 pub mod notation;
 pub mod options;
