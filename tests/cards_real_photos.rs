@@ -88,7 +88,7 @@ fn fanned_hands_out_of_focus_are_read() {
     use opencv::imgcodecs;
     // deal1 blurred by 2 px, as a webcam out of focus gives it: the ranks' thin strokes faded
     // under the ink levels and 19 of its cards were read (42 in focus). The loose search now
-    // sharpens a blurred frame as much as it measures it blurred (vision/cards/blur).
+    // sharpens a blurred frame as much as it measures it blurred (vision/cards/picture/blur).
     let path = set("bidly-deals").join("deal1.jpg");
     let photo = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
     let blurred = Alteration::Blur(2.0).apply(&photo).unwrap();

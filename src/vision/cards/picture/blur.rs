@@ -111,9 +111,8 @@ fn unsharp_amount(sigma: f32) -> f32 {
 /// `low` (one 8-bit channel, the photo searched at `scale` times its size) sharpened as much as
 /// it is blurred (`unsharp_amount` of its blur in the photo's own pixels: a frame doubled for the
 /// search has its edges widened, but its strokes too): low + amount x (low - low blurred by
-/// `WIDER` times its blur); `None` where it is sharp. Edje's photos blurred by 1.2 px read 359 ->
-/// 371 of 392 cards (false readings 5 -> 3), the deals 121 -> 133 of 156; by 2 px 263 -> 317 and
-/// 80 -> 126 (models/README.md, sharpening blurred frames).
+/// `WIDER` times its blur); `None` where it is sharp (models/README.md, "Tuning measurements":
+/// `sharpened`).
 pub fn sharpened(low: &Mat, scale: f32) -> opencv::Result<Option<Mat>> {
     let Some(sigma) = blur_sigma(low)? else { return Ok(None) };
     let amount = f64::from(unsharp_amount(sigma / scale));

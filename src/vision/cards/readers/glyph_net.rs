@@ -120,7 +120,8 @@ impl Scores {
     /// when it is all but sure of another rank is the reading doubted, never replaced. The
     /// network learnt from glyphs cut on outlines; the loose search's marks are cut otherwise
     /// (and most are no index at all): letting it replace ranks there cost precision on busy
-    /// photos (edje 0.962 -> 0.911), and counting its agreement cost recall on fans.
+    /// photos, and counting its agreement cost recall on fans (models/README.md, "Tuning
+    /// measurements": `check_loose`).
     pub fn check_loose(&self, rank: Rank, confidence: f32) -> f32 {
         let (net_rank, net_confidence) = self.reading();
         if net_rank != rank && net_confidence >= LOOSE_VETO { confidence * (1.0 - net_confidence) } else { confidence }

@@ -132,8 +132,7 @@ fn glyph_blobs(
 /// Whether an ink component's box and pixel count could be a glyph's. Solid blocks are not
 /// glyphs, but a plain bar (the "1" of many a "10") is solid too, and so is a diamond pip on a
 /// card turned near 45°: a solid square in the frame's axes. Taken for a block, it left its rank
-/// unpaired; keeping square blobs read 7 more of 7,658 cards on 1,200 rendered tables (tuning
-/// seeds 20e6, 30e6), none falsely.
+/// unpaired (models/README.md, "Tuning measurements": square blobs).
 fn glyph_shaped(rect: core::Rect, area: i32, max_size: f32) -> bool {
     let (w, h) = (rect.width, rect.height);
     let size = w.max(h) as f32;
@@ -251,12 +250,9 @@ const INK_REACH: i32 = 3;
 /// frame's shorter `side`) by `INK`, or by `FAINT_INK` within reach of that; and the sure ink,
 /// by `INK` alone. Blur leaves a thin stroke's core as ink and its middle faint: a jack's hook
 /// came apart from its stem, each too small to pair with a pip. Faint ink beside ink mends such
-/// strokes without letting a faint texture (carpet, grain) pass on its own. Edje blurred by
-/// 1.2 px read 364 -> 370 of 392 (false readings 7 -> 4), the deals blurred 124 -> 126 of 156;
-/// edje as it is 382 -> 384 (1 false reading, none before); rendered tables as well or a little
-/// better. A reach of 5 px read more blurred cards (376 and 128) but joined thin lines to
-/// glyphs: a book's print made index-like marks that a foreign deck enrolled read as cards, and
-/// a queen's tail met her picture's frame (models/README.md, mending faint ink).
+/// strokes without letting a faint texture (carpet, grain) pass on its own. A wider reach joins
+/// thin lines to glyphs: a book's print makes index-like marks, and a queen's tail meets her
+/// picture's frame (models/README.md, "Tuning measurements": `INK_REACH`).
 fn ink_of(low: &Mat, side: i32) -> opencv::Result<(Mat, Mat)> {
     let darker = darker_than_around(low, side)?;
     let anchor = core::Point::new(-1, -1);
@@ -659,10 +655,9 @@ struct Candidate {
 }
 
 /// How much larger than its rank's blob a pip's may be. A pip is no taller than its rank, but
-/// blur spreads a solid pip and thins a rank's strokes until only their cores pass as ink: in
-/// edje's photos blurred by 1.2 px, queens' and jacks' ranks shrank under 1.15 of their pips
-/// and went unpaired (1.15 before; at 1.35 five more cards read of 392, one false reading more,
-/// and the photos as they are, their altered copies and the rendered tables read the same).
+/// blur spreads a solid pip and thins a rank's strokes until only their cores pass as ink, and
+/// blurred queens' and jacks' ranks shrink under their pips (models/README.md, "Tuning
+/// measurements": `LARGEST_PIP`).
 const LARGEST_PIP: f32 = 1.35;
 
 /// Every pair of blobs that could be a rank with its pip: the pip not much larger than the rank
@@ -714,14 +709,10 @@ fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
 /// How much longer than wide (the ratio of the spreads of its ink along its two axes) a blob
 /// must be to be read as a rank and pip run together (`merged_candidates`). A rank above its
 /// pip spans about two glyph heights and one glyph width, a ratio near 3. A diamond pip seen
-/// slanted can pass 1.8, and the loose network then read it as an ace now and then; from 2.2
-/// on, 600 rendered tables of each of two tuning seed sets (20e6, 30e6) gained no false
-/// reading and 26 and 24 cards read (models/README.md, "A rank run into its pip"). A round
-/// queen's bowl run into a heart or diamond measures 1.9-2.2 (a third of the queens missed on
-/// those tables had rank and pip in one blob). At 2.0 those sets read 1 and 4 cards more and
-/// none falsely. The "oo" of a book's title on an edje photo (2.0-2.2) was then read as a queen
-/// with bidly-deck enrolled, by the enrolled patches' vote alone: such a blob must be read by
-/// the network itself (`read_by_network`).
+/// slanted can pass 1.8, and is then read as an ace now and then; a round queen's bowl run into
+/// a heart or diamond measures 1.9-2.2. Print such as a book title's "oo" measures 2.0-2.2 too:
+/// such a blob must be read by the network itself (`read_by_network`), not by an enrolled deck's
+/// vote alone (models/README.md, "A rank run into its pip" and "Tuning measurements").
 const MERGED_ELONGATION: f32 = 2.0;
 
 /// The least size (longer side, pixels at search scale) of a blob read as a rank and pip run
@@ -793,12 +784,10 @@ pub struct IndexSpot {
 /// How short a pip may be, against its rank's height (both measured along the card's "down"),
 /// for the glyph templates to read it. A pip shorter than half its rank is mostly one cut by
 /// the edge of the card lying over it (a spread hand, a cascade), and what shows of a club's
-/// or a spade's upper or lower part, or of a heart's or a diamond's, is alike: on 600 rendered
-/// tables (tuning seeds 20e6 and 30e6), 18 of the templates' 30 false loose readings had such a
-/// pip, and none of the 20 cards they alone read right. Whole pips on the real photos measure
-/// 0.58 of their rank and more (edje, bidly-deals: 1 % of the network's loose readings below
-/// that, one at 0.46; the templates' own at 0.57 and up). The loose network, which sees the
-/// whole window, still reads such candidates.
+/// or a spade's upper or lower part, or of a heart's or a diamond's, is alike. Whole pips on
+/// real photos measure about 0.58 of their rank and more (models/README.md, "Tuning
+/// measurements": `SHORTEST_PIP`). The loose network, which sees the whole window, still reads
+/// such candidates.
 const SHORTEST_PIP: f32 = 0.5;
 
 impl Candidate {
@@ -898,12 +887,9 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> (Vec<IndexHit>, Vec<i32>) 
 /// How sure the loose network, once it has read a loose candidate in full, must be that it shows
 /// no index for the templates to leave it unread (`index_net::SURE_BLANK` still decides when the quick
 /// network's "none" is enough). Between this and `SURE_BLANK` the templates mostly made a rank
-/// of what is none: on 3,000 fresh rendered tables (seeds 60e6) 20 of the 103 false readings,
-/// with as many cards read right as before; most of them a pip cut to a sliver by the next
-/// card, beside a whole pip, read as a seven. On the real photos as taken nothing changed; under the
-/// 16 alterations (`eval cards --alter`) edje read 2 false cards fewer and 1 right one fewer,
-/// the deals 1 fewer (models/README.md, the loose reading's blank bar). At 0.8 the rendered tables lost 10 more
-/// false readings, but the deals 4 right cards under the alterations.
+/// of what is none, most often a pip cut to a sliver by the next card, beside a whole pip,
+/// read as a seven; a lower bar costs right cards under other light (models/README.md, "Tuning
+/// measurements": `LOOSE_BLANK`).
 const LOOSE_BLANK: f32 = 0.9;
 
 /// Whether a loose candidate's reading says, surely enough for the templates, that it shows no
@@ -916,14 +902,9 @@ fn loose_blank(reading: &NetReading) -> bool {
 /// this many times as surely, the templates' reading is not reported (`read_by_templates`): a
 /// club and a spade, or a heart and a diamond, differ in one part of the pip, and a pip half
 /// hidden by the card above shows the templates' binarised shape an even chance of either,
-/// while the network sees the whole window. On rendered tables (seeds 20e6, not the test
-/// seeds) the templates' readings where the network leaned the other way twice as surely were 7
-/// of their 11 false ones and 1 of their 33 right ones (models/README.md, "A pip the two
-/// readers disagree on"). The network leaning the other way at all is enough: against twice as
-/// surely, on the 1,200 tuning tables (20e6, 30e6) the templates' false readings go from 21 to
-/// 13 and their 33 right ones stay. Half as surely took out 8 more there, but cost real photos under
-/// other light and cameras (`eval cards --alter`: edje 1 to 3 fewer cards on 11 of 14
-/// alterations, twice as many as at this bar); a quarter cost edje two cards as they are.
+/// while the network sees the whole window. The network leaning the other way at all is enough;
+/// a lower bar costs real photos under other light and cameras (models/README.md, "A pip the
+/// two readers disagree on" and "Tuning measurements": `OTHER_SUIT_VETO`).
 const OTHER_SUIT_VETO: f32 = 1.0;
 
 /// What the loose network made of the candidates: its hits, best first; the marks (ink
@@ -1094,7 +1075,7 @@ fn extent_along(labels: &Mat, blob: &Blob, direction: [f32; 2]) -> opencv::Resul
 /// Whether an index with marks in `bbox` and a rank `size` high lies clear of every hit in
 /// `taken`: a glyph height from each. (Pairings that reuse a hit's marks are left out by
 /// marks, not by distance: a tight fan's next index may lie closer than one and a half glyph
-/// heights, and at that distance the bidly deals' tight fans lost five indices.)
+/// heights.)
 fn clear_of(taken: &[IndexHit], bbox: core::Rect, size: f32) -> bool {
     let c = box_centre(&bbox);
     taken.iter().all(|t| dist(box_centre(&t.bbox), c) >= t.size.max(size))

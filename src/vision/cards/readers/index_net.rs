@@ -34,10 +34,9 @@ const SURE_NOTHING: f32 = SURE_BLANK;
 
 /// How sure the loose network must be that a candidate shows no index for the templates to
 /// leave it unread. The templates read it anyway below this: they catch thin serif indices the
-/// network reads unsure; above it they mostly misread pips and pictures. Measured with both
-/// loose readers (models/README.md): deals and bidly-deck as before, edje precision 0.995 ->
-/// 0.997, synthetic F1 the same or up on four seed sets, and a quarter to a third less time on
-/// busy tables. The quick networks' bar for "none" is this one (`SURE_NOTHING`).
+/// network reads unsure; above it they mostly misread pips and pictures (models/README.md,
+/// "Tuning measurements": `SURE_BLANK`). The quick networks' bar for "none" is this one
+/// (`SURE_NOTHING`).
 pub(in crate::vision::cards) const SURE_BLANK: f32 = 0.95;
 
 /// The two corners of one card outline read by the quick network stand together, without the

@@ -187,9 +187,8 @@ impl CardDetector {
                 // between them merged into one outline, hold indices far too small. Such an index
                 // is read as a loose one, as on the table. An index larger than a card's is the
                 // card's own, the outline being only the part of it in sight (the rest under a
-                // hand or another card). Reading both rather than leaving them unread gives, on
-                // 3,000 fresh rendered tables (seeds 60e6), 8 cards more and no false one, and on
-                // edje one card more, as taken and under each of 14 alterations.
+                // hand or another card). Both are read rather than left unread (models/README.md,
+                // "Tuning measurements": loose indices in an outline).
                 let scale = d.quad.map_or(0.0, |q| hit.size / side_lengths(&q).0);
                 let sure = d.face == Face::Up || hit.confidence >= 0.8;
                 if d.card.is_none() && sure {

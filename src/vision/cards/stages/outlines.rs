@@ -23,9 +23,9 @@ pub fn find_card_quads(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Ve
 
 /// `find_card_quads` in the frame seen under white light (`light::balanced`), as `detect` looks
 /// for outlines: what back calibration (and enrolment, which balances the frame once itself)
-/// remembers is cut from the outline the detector will find. Under a warm lamp (bidly-deck's 52 photos altered `warm:0.55`) the
-/// largest outline found in the camera's colours lay over 3 px from that of the photo as taken
-/// in 47 photos; in the balanced frame, in 5.
+/// remembers is cut from the outline the detector will find: under a warm lamp the outline
+/// found in the camera's colours strays from the one found in white light (models/README.md,
+/// "Tuning measurements": outlines in balanced light).
 pub fn find_card_quads_in_light(frame: &Mat, min_area_fraction: f64) -> opencv::Result<Vec<[[f32; 2]; 4]>> {
     find_card_quads(light::balanced(frame)?.as_ref(), min_area_fraction)
 }
