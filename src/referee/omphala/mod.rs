@@ -58,38 +58,62 @@ pub struct OmphalaReferee {
     record: Vec<Input>,
     hypotheses: Vec<Hypothesis>,
     last_view: Option<TableView>,
-    /// Since when the table has shown something no hypothesis explains, and whether it was said.
-    unexplained_since: Option<u64>,
-    reported: bool,
     /// Changes of the table seen while the hypotheses disagreed.
     undecided_changes: usize,
-    /// The candidates last put to the operator.
-    asked: Option<Vec<Input>>,
-    /// Whether the view now shown, unexplained, was searched for several moves.
-    searched_far: bool,
-    /// Whether an illegal move or a desync was reported since the table was last explained.
-    complained: bool,
+    /// What the operator was asked and has not answered.
+    asked: Asked,
+    /// While the table shows what no explanation explains: since when, and what was said.
+    lost: Option<Lost>,
     /// The illegal move last reported: a table still showing it, read a little differently, is
     /// not the same move made again.
     last_illegal: Option<String>,
-    /// Attacks that may have failed unseen (the attacker put back with no reveal read), put to
-    /// the operator: nothing is committed until they answer.
-    put_back: Option<Vec<PutBack>>,
     /// Front Row cards seen turned up and read while the referee was lost (seat, position,
     /// card): the targets of attacks that may have failed meanwhile, put to the operator once
     /// the table is explained again unless the explanation reveals them.
     lost_reveals: Vec<(usize, usize, Card)>,
-    /// Explanations of a lost view that take several moves nobody saw, put to the operator:
-    /// the referee never guesses its way back.
-    far: Option<Vec<Hypothesis>>,
     /// The view the operator said none of the far explanations fits: not asked about again.
     far_refused: Option<TableView>,
-    /// Whether the operator was asked if the table is right since the referee got lost.
-    lost_asked: bool,
     /// Places the operator fixed (a card misread, or none there), applied to every view.
     fixes: Vec<fix::Fix>,
     /// The last view as the camera gave it, before the fixes.
     last_seen: Option<TableView>,
+}
+
+/// What the operator was asked and has not answered (a question about a lost table is part of
+/// `Lost`, and may stand beside one of these).
+#[derive(Clone, Debug, Default)]
+enum Asked {
+    /// Nothing: the referee follows the game.
+    #[default]
+    Nothing,
+    /// Which of these inputs came next: the explanations disagree.
+    Which(Vec<Input>),
+    /// Whether attackers put back with no reveal read had attacked, and with what result:
+    /// nothing is committed until the operator answers.
+    PutBack(Vec<PutBack>),
+}
+
+/// The referee lost: the table has shown what no explanation explains since `since` (ms).
+#[derive(Clone, Debug)]
+struct Lost {
+    since: u64,
+    /// Whether an illegal move or a desync was said for the view now shown.
+    reported: bool,
+    /// Whether the view now shown was searched for several moves nobody saw.
+    searched_far: bool,
+    /// Whether an illegal move or a desync was said since the referee got lost.
+    complained: bool,
+    /// Whether the operator was asked if the table is right.
+    asked_if_right: bool,
+    /// Explanations of the view that take several moves nobody saw, put to the operator: the
+    /// referee never guesses its way back.
+    far: Option<Vec<Hypothesis>>,
+}
+
+impl Lost {
+    fn since(ms: u64) -> Lost {
+        Lost { since: ms, reported: false, searched_far: false, complained: false, asked_if_right: false, far: None }
+    }
 }
 
 /// The candidate that says none of the explanations put is what happened.
@@ -108,18 +132,12 @@ impl OmphalaReferee {
             committed,
             record: Vec::new(),
             last_view: None,
-            unexplained_since: None,
-            reported: false,
             undecided_changes: 0,
-            asked: None,
-            searched_far: false,
-            complained: false,
+            asked: Asked::Nothing,
+            lost: None,
             last_illegal: None,
-            put_back: None,
             lost_reveals: Vec::new(),
-            far: None,
             far_refused: None,
-            lost_asked: false,
             fixes: Vec::new(),
             last_seen: None,
         }
@@ -166,22 +184,27 @@ impl OmphalaReferee {
         self.fixes.retain(|f| f.apply(&mut view));
         let view = &view;
         let again = self.last_view.as_ref() == Some(view);
-        if again && (self.unexplained_since.is_none() || self.searched_far) {
+        if again && self.lost.as_ref().is_none_or(|l| l.searched_far) {
             self.check_unexplained(view, at, &mut out);
             return out;
         }
         self.last_view = Some(view.clone());
-        let mut next = if again {
-            self.searched_far = true;
-            if self.far.is_some() || self.far_refused.as_ref() == Some(view) {
-                Vec::new()
-            } else {
-                self.explain_all(view, search::FAR)
+        let mut next = match self.lost.as_mut() {
+            Some(lost) if again => {
+                lost.searched_far = true;
+                if lost.far.is_some() || self.far_refused.as_ref() == Some(view) {
+                    Vec::new()
+                } else {
+                    self.explain_all(view, search::FAR)
+                }
             }
-        } else {
-            self.searched_far = false;
-            self.reported = false;
-            self.explain_all(view, search::NEAR)
+            lost => {
+                if let Some(lost) = lost {
+                    lost.searched_far = false;
+                    lost.reported = false;
+                }
+                self.explain_all(view, search::NEAR)
+            }
         };
         if next.is_empty() {
             self.unexplained(view, at, again, &mut out);
@@ -192,24 +215,20 @@ impl OmphalaReferee {
             self.ask_far(next, at, &mut out);
             return out;
         }
-        self.far = None;
-        if self.unexplained_since.take().is_some() && self.complained {
+        if self.lost.take().is_some_and(|lost| lost.complained) {
             out.push(RefereeEvent::Restored { at });
         }
-        self.lost_asked = false;
         let mut put_back = self.attacks_put_back(&next);
         if put_back.is_empty() {
             put_back = self.reveals_left_out(&next);
         }
         self.lost_reveals.clear();
-        if !put_back.is_empty() && self.put_back.is_none() {
+        if !put_back.is_empty() && !matches!(self.asked, Asked::PutBack(_)) {
             let mut candidates: Vec<String> = put_back.iter().map(|p| p.candidate(&self.names)).collect();
             candidates.push(NO_ATTACK.to_string());
             out.push(RefereeEvent::Confirm { candidates, at });
-            self.put_back = Some(put_back);
+            self.asked = Asked::PutBack(put_back);
         }
-        self.complained = false;
-        self.reported = false;
         next.sort_by_key(|h| h.inputs.len());
         let mut kept: Vec<Hypothesis> = Vec::new();
         for h in next {
@@ -263,7 +282,7 @@ impl OmphalaReferee {
             .enumerate()
             .any(|(i, a)| self.hypotheses[i + 1..].iter().any(|b| a.state == b.state));
         let due = self.undecided_changes >= self.config.confirm_after_changes || ended || same_game;
-        if self.hypotheses.len() > 1 && due && self.asked.is_none() && self.put_back.is_none() {
+        if self.hypotheses.len() > 1 && due && matches!(self.asked, Asked::Nothing) {
             self.ask(at, out);
         }
     }
@@ -295,10 +314,14 @@ impl OmphalaReferee {
         }
         candidates.push(NONE_OF_THESE.to_string());
         out.push(RefereeEvent::Confirm { candidates, at });
-        self.far = Some(kept);
+        if let Some(lost) = &mut self.lost {
+            lost.far = Some(kept);
+        }
         // The answer goes to this question: a put-back question still open (its answer refused)
         // is about a table the game has left, and would take it.
-        self.put_back = None;
+        if matches!(self.asked, Asked::PutBack(_)) {
+            self.asked = Asked::Nothing;
+        }
     }
 
     /// A far explanation as a candidate: its record lines past the committed game, the card of
@@ -347,51 +370,54 @@ impl OmphalaReferee {
                     _ => format!("'{}' is none of the candidates", line.trim()),
                 };
                 out.push(RefereeEvent::Note { text, at });
-                self.far = Some(found);
+                if let Some(lost) = &mut self.lost {
+                    lost.far = Some(found);
+                }
                 return out;
             }
         };
         self.hypotheses = vec![chosen];
-        self.unexplained_since = None;
-        if self.complained {
+        if self.lost.take().is_some_and(|lost| lost.complained) {
             out.push(RefereeEvent::Restored { at });
         }
-        self.complained = false;
-        self.reported = false;
         self.undecided_changes = 0;
-        self.asked = None;
+        self.asked = Asked::Nothing;
         self.commit_agreed(&view, at, &mut out);
         out
     }
 
     /// The operator's answer to a `confirm`: the record line of the input they chose.
     pub fn answer(&mut self, line: &str, at: Moment) -> Vec<RefereeEvent> {
-        if self.lost_asked {
+        if self.lost.as_ref().is_some_and(|l| l.asked_if_right) {
             if let Some(turn) = correct::turn_in(line, &self.names) {
                 return self.correct_to_table(turn, at);
             }
             if line.trim() == correct::PUT_BACK {
-                self.lost_asked = false;
+                if let Some(lost) = &mut self.lost {
+                    lost.asked_if_right = false;
+                }
                 return Vec::new();
             }
             if line.trim_start().starts_with("fix ") {
                 return self.fix(line, at);
             }
         }
-        if let Some(attacks) = self.put_back.take() {
+        let asked = std::mem::take(&mut self.asked);
+        if let Asked::PutBack(attacks) = asked {
             return self.answer_put_back(attacks, line, at);
         }
-        if let Some(found) = self.far.take() {
+        if let Some(found) = self.lost.as_mut().and_then(|l| l.far.take()) {
+            self.asked = asked;
             return self.answer_far(found, line, at);
         }
         let mut out = Vec::new();
-        let Some(asked) = self.asked.take() else {
+        let Asked::Which(asked) = asked else {
             return out;
         };
         let chosen = asked.iter().find(|i| input_lines(&self.names, i).join(" / ") == line.trim());
         let Some(chosen) = chosen else {
             out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
-            self.asked = Some(asked);
+            self.asked = Asked::Which(asked);
             return out;
         };
         let chosen = chosen.clone();
@@ -447,15 +473,10 @@ impl OmphalaReferee {
         }
         out.extend(events::prompts(&self.committed, &batch, at));
         self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
-        self.asked = None;
-        self.put_back = None;
-        self.far = None;
+        self.asked = Asked::Nothing;
+        self.lost = None;
         self.far_refused = None;
         self.undecided_changes = 0;
-        self.unexplained_since = None;
-        self.reported = false;
-        self.complained = false;
-        self.lost_asked = false;
         self.last_illegal = None;
         let differences = conflicts(&expected(&self.committed), &view);
         if differences.is_empty() {
@@ -488,7 +509,7 @@ impl OmphalaReferee {
     /// the engine and committed like a seen one. Refused while explanations disagree.
     pub fn observe_by_hand(&mut self, observation: Observation, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
-        if self.hypotheses.len() > 1 || self.put_back.is_some() {
+        if self.hypotheses.len() > 1 || matches!(self.asked, Asked::PutBack(_)) {
             let text = "answer the open question first: the game is not settled".to_string();
             out.push(RefereeEvent::Note { text, at });
             return out;
@@ -539,7 +560,7 @@ impl OmphalaReferee {
 
     fn commit_agreed(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
         let n = self.common_len(&self.hypotheses);
-        if n == 0 || self.put_back.is_some() {
+        if n == 0 || matches!(self.asked, Asked::PutBack(_)) {
             return;
         }
         let agreed: Vec<Input> = self.hypotheses[0].inputs[..n].to_vec();
@@ -554,7 +575,7 @@ impl OmphalaReferee {
         }
         out.extend(events::prompts(&self.committed, &batch, at));
         self.undecided_changes = 0;
-        self.asked = None;
+        self.asked = Asked::Nothing;
         if self.hypotheses.len() == 1 && !self.hypotheses[0].matches(view) {
             let differences = conflicts(&expected(&self.committed), view);
             out.push(RefereeEvent::Waiting { differences, at });
@@ -576,16 +597,15 @@ impl OmphalaReferee {
         }
         let lines = candidates.iter().map(|i| input_lines(&self.names, i).join(" / ")).collect();
         out.push(RefereeEvent::Confirm { candidates: lines, at });
-        self.asked = Some(candidates);
+        self.asked = Asked::Which(candidates);
     }
 
     /// A view nothing legal explains. Only one that stayed (`persisted`: given again a moment
     /// later) is judged illegal: a table between two moves of one hand can pass for an illegal
     /// move for a moment.
     fn unexplained(&mut self, view: &TableView, at: Moment, persisted: bool, out: &mut Vec<RefereeEvent>) {
-        if self.unexplained_since.is_none() {
-            self.unexplained_since = Some(at.ms);
-        }
+        let lost = self.lost.get_or_insert_with(|| Lost::since(at.ms));
+        let (reported, complained) = (lost.reported, lost.complained);
         for (seat, row) in view.seats.iter().enumerate() {
             for (position, e) in row.front.iter().enumerate() {
                 let shown = (e.base.face == crate::table::Face::Up).then_some(e.base.card).flatten();
@@ -610,14 +630,16 @@ impl OmphalaReferee {
                 }
             }
         }
-        if !self.dealt() || self.reported || !persisted {
+        if !self.dealt() || reported || !persisted {
             return;
         }
         if let Some(found) = self.illegal_move(view) {
-            self.reported = true;
-            if self.complained && self.last_illegal.as_ref() == Some(&found.text) {
+            let lost = self.lost.get_or_insert_with(|| Lost::since(at.ms));
+            lost.reported = true;
+            if complained && self.last_illegal.as_ref() == Some(&found.text) {
                 return;
             }
+            lost.complained = true;
             self.last_illegal = Some(found.text.clone());
             out.push(RefereeEvent::Illegal {
                 seat: found.seat,
@@ -627,7 +649,6 @@ impl OmphalaReferee {
                 sentence: found.sentence,
                 at,
             });
-            self.complained = true;
             return;
         }
         self.check_unexplained(view, at, out);
@@ -696,7 +717,7 @@ impl OmphalaReferee {
             },
         };
         out.push(RefereeEvent::Note { text: refusal, at });
-        self.put_back = Some(attacks);
+        self.asked = Asked::PutBack(attacks);
         out
     }
 
@@ -720,11 +741,11 @@ impl OmphalaReferee {
     }
 
     fn check_unexplained(&mut self, view: &TableView, at: Moment, out: &mut Vec<RefereeEvent>) {
-        let Some(since) = self.unexplained_since else {
+        let Some(lost) = &self.lost else {
             return;
         };
         // While far explanations are put to the operator, the question says the referee is lost.
-        if self.reported || self.far.is_some() || at.ms.saturating_sub(since) < self.config.desync_after_ms {
+        if lost.reported || lost.far.is_some() || at.ms.saturating_sub(lost.since) < self.config.desync_after_ms {
             return;
         }
         if !self.dealt() {
@@ -733,14 +754,15 @@ impl OmphalaReferee {
         let best = self.hypotheses.iter().min_by_key(|h| h.distance(view));
         if let Some(best) = best {
             out.push(RefereeEvent::Desync { differences: conflicts(&expected(&best.state), view), at });
-            self.reported = true;
-            self.complained = true;
+            let candidates = correct::candidates(&self.committed, &self.names);
+            let Some(lost) = &mut self.lost else { return };
+            lost.reported = true;
+            lost.complained = true;
             // Lost: the operator can say the table is right (and whose turn it is), or that it
             // will be put back.
-            if !self.lost_asked {
-                let candidates = correct::candidates(&self.committed, &self.names);
+            if !lost.asked_if_right {
                 out.push(RefereeEvent::Confirm { candidates, at });
-                self.lost_asked = true;
+                lost.asked_if_right = true;
             }
         }
     }
@@ -768,7 +790,9 @@ impl OmphalaReferee {
             return out;
         }
         self.hypotheses = ended;
-        self.asked = None;
+        if matches!(self.asked, Asked::Which(_)) {
+            self.asked = Asked::Nothing;
+        }
         let view = self.last_view.clone().unwrap_or_default();
         self.commit_agreed(&view, at, &mut out);
         self.ask_if_due(at, &mut out);
