@@ -279,7 +279,8 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
         app.snapshot().question.is_some()
     });
     let question = harness.state().snapshot().question.clone().unwrap();
-    let answer = question.iter().find(|c| c.ends_with("Alice end")).unwrap_or(&question[0]).clone();
+    let lines: Vec<&str> = question.candidates.iter().map(|c| c.line.as_str()).collect();
+    let answer = lines.iter().find(|c| c.ends_with("Alice end")).unwrap_or(&lines[0]).to_string();
     harness.get_by_label(&answer).click();
     step_until(&mut harness, "confirm-answered", Duration::from_secs(30), "the answer was not taken", |app| {
         app.snapshot().question.is_none()
@@ -480,7 +481,7 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     // The operator answers once the players are done: the table as it lies at the end.
     step_until(&mut harness, "correct-asked", Duration::from_secs(240), "no desync question at the end", |app| {
         app.status().state == card_referee::capture::worker::CaptureState::Ended
-            && app.snapshot().question.as_ref().is_some_and(|q| q.contains(&right))
+            && app.snapshot().question.as_ref().is_some_and(|q| q.candidates.iter().any(|c| c.line == right))
     });
     let zones = harness.state().snapshot().zones.clone();
     let differing: Vec<&str> = zones.iter().filter(|z| z.differs).map(|z| z.label.as_str()).collect();

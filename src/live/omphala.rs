@@ -10,6 +10,7 @@ use crate::capture::Frame;
 use crate::geometry::Pt;
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::oracle::Oracle;
+use crate::referee::omphala::question::{Question, Reply};
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::{Observation, RuleOptions};
 use crate::table::{TableLayout, TableView, TableWatch, Watched};
@@ -32,8 +33,8 @@ pub struct OmphalaSession {
     /// Answers `confirm` questions without asking (the demo's script).
     script: Option<Oracle>,
     log: Vec<Said>,
-    /// The candidates the operator is asked to choose from, while unanswered.
-    question: Option<Vec<String>>,
+    /// The question the operator is asked, while unanswered.
+    question: Option<Question>,
     last_at: Moment,
     journal: Option<Journal>,
     /// The view the last ruled move was seen on, and what that move moved (table millimetres).
@@ -145,8 +146,8 @@ impl OmphalaSession {
         None
     }
 
-    pub fn question(&self) -> Option<&[String]> {
-        self.question.as_deref()
+    pub fn question(&self) -> Option<&Question> {
+        self.question.as_ref()
     }
 
     /// Watches one frame and rules on the view it settles, if any.
@@ -170,8 +171,19 @@ impl OmphalaSession {
         Ok(watched)
     }
 
-    /// The operator's answer to the open question: one of its candidates.
-    pub fn answer(&mut self, line: &str) {
+    /// The operator's answer to the open question: one of its candidates (with the card where
+    /// it leaves one to name), or a fix. One that answers nothing is said, and the question
+    /// stays open.
+    pub fn answer(&mut self, reply: &Reply) {
+        let Some(question) = &self.question else { return };
+        match question.line(reply) {
+            Ok(line) => self.answer_line(&line),
+            Err(why) => self.note(why),
+        }
+    }
+
+    /// The open question answered with a record line, as `--answers` files give them.
+    pub fn answer_line(&mut self, line: &str) {
         self.question = None;
         let at = self.last_at;
         let answer = serde_json::json!({"event": "answer", "line": line, "frame": at.frame, "ms": at.ms});
@@ -243,7 +255,7 @@ impl OmphalaSession {
                             more.extend(self.referee.answer(&answer, at));
                             said.answered_by_script = Some(answer);
                         }
-                        None => self.question = Some(candidates.clone()),
+                        None => self.question = Question::of(&said.event),
                     }
                 }
                 if let Some(journal) = &mut self.journal

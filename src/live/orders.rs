@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::referee::minigame::SeatClaim;
+use crate::referee::omphala::question::Reply;
 use crate::symbols::games::GameKind;
 
 /// The game to referee.
@@ -34,8 +35,8 @@ pub enum LiveGame {
 /// What the UI asks the referee thread.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Order {
-    /// The operator's choice among the candidates of a `confirm`.
-    Answer(String),
+    /// The operator's answer to the open `confirm`: a candidate by index, or a fix.
+    Answer(Reply),
     /// The players stop: score the game as it stands.
     EndByAgreement,
     /// A mini-game claim: `seat` called `called` at `ms` (the refereed frame's time when the

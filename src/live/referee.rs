@@ -256,9 +256,9 @@ impl LiveReferee {
     /// Carries out an order of the operator (a new game is `start`ed instead).
     pub fn order(&mut self, order: Order) {
         match order {
-            Order::Answer(line) => {
+            Order::Answer(reply) => {
                 if let Some(session) = self.session_mut() {
-                    session.answer(&line);
+                    session.answer(&reply);
                 }
             }
             Order::EndByAgreement => match &mut self.game {

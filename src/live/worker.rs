@@ -43,8 +43,8 @@ pub struct Snapshot {
     pub state: Option<GameState>,
     /// The last things said, oldest first.
     pub log: Vec<Said>,
-    /// A question for the operator: the candidates to choose from.
-    pub question: Option<Vec<String>>,
+    /// A question for the operator: what it is about and the candidates to choose from.
+    pub question: Option<crate::referee::omphala::question::Question>,
     /// The previous game of this window, once one has ended.
     pub finished: Option<Finished>,
     /// Milliseconds of vision and refereeing per frame (smoothed).
@@ -261,7 +261,7 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
         names: current.names.clone(),
         state: session.map(|s| s.referee().state().clone()),
         log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),
-        question: session.and_then(|s| s.question().map(<[String]>::to_vec)),
+        question: session.and_then(|s| s.question().cloned()),
         finished: current.finished.clone(),
         work_ms: progress.work_ms,
         frames: progress.frames,

@@ -179,7 +179,7 @@ impl RefereeApp {
                 self.new_game();
             }
             UiCommand::RefreshCameras => self.cameras.refresh(),
-            UiCommand::Answer(line) => self.referee.order(Order::Answer(line)),
+            UiCommand::Answer(reply) => self.referee.order(Order::Answer(reply)),
             UiCommand::EndByAgreement => self.referee.order(Order::EndByAgreement),
             UiCommand::NewGame => self.new_game(),
             UiCommand::Claim { seat, called, ms } => {

@@ -11,8 +11,8 @@ pub enum UiCommand {
     /// Ask cameras for another resolution and frame rate; the source is reopened.
     SetMode(CaptureOptions),
     RefreshCameras,
-    /// The operator's choice for the open `confirm` question.
-    Answer(String),
+    /// The operator's answer to the open `confirm` question.
+    Answer(crate::referee::omphala::question::Reply),
     /// The players stop: the game is scored as it stands.
     EndByAgreement,
     /// Referee a new game from the deal, with the seats and names set.

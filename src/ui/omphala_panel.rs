@@ -6,9 +6,10 @@ use egui::{Color32, RichText};
 
 use super::command::UiCommand;
 use super::said;
+use crate::cards::Card;
 use crate::live::Snapshot;
-use crate::referee::omphala::correct::TABLE_IS_RIGHT;
 use crate::referee::omphala::put_back::CARD_TO_NAME;
+use crate::referee::omphala::question::{About, Candidate, Reply};
 use crate::rules::omphala::replay::{entity_text, progress_line, standings_lines};
 use crate::rules::omphala::{Entity, GameState, Phase, RuleOptions, TieBreakState};
 
@@ -23,13 +24,13 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
     }
     if let Some(question) = &snapshot.question {
         ui.separator();
-        let lost = question.iter().any(|c| c.starts_with(TABLE_IS_RIGHT));
+        let lost = question.about == About::TableRight;
         let ask = if lost { "lost: is the table right?" } else { "confirm: which move was played?" };
         ui.label(RichText::new(ask).color(said::ASK).strong());
-        for candidate in question {
-            commands.extend(candidate_line(ui, candidate, typed_card));
+        for (index, candidate) in question.candidates.iter().enumerate() {
+            commands.extend(candidate_line(ui, index, candidate, typed_card));
         }
-        if question.iter().any(|c| c.starts_with(TABLE_IS_RIGHT)) {
+        if lost {
             commands.extend(fix_line(ui, typed_card));
         }
     }
@@ -75,17 +76,21 @@ pub fn show(ui: &mut egui::Ui, snapshot: &Snapshot, typed_card: &mut String, adj
 
 /// One candidate of the question: a button, or where it leaves a card to name (a failed
 /// attack's target the camera never read, a card drawn that nobody saw) a field to type it and
-/// a button that answers with the candidate, the card put in each place left to name.
-fn candidate_line(ui: &mut egui::Ui, candidate: &str, typed_card: &mut String) -> Option<UiCommand> {
-    if !candidate.split(' ').any(|w| w == CARD_TO_NAME) {
-        return ui.button(candidate).clicked().then(|| UiCommand::Answer(candidate.to_string()));
+/// a button (taken once a card is typed) that answers with the candidate and that card.
+fn candidate_line(
+    ui: &mut egui::Ui,
+    index: usize,
+    candidate: &Candidate,
+    typed_card: &mut String,
+) -> Option<UiCommand> {
+    let line = candidate.line.as_str();
+    if !candidate.names_card {
+        return ui.button(line).clicked().then_some(UiCommand::Answer(Reply::Pick { index, card: None }));
     }
-    let caption = candidate.strip_suffix(CARD_TO_NAME).unwrap_or(candidate).trim_end();
-    let field = TypedField { caption, hint: "e.g. QS", width: 60.0, button: "That card" };
-    field.show(ui, typed_card).map(|card| {
-        let words = candidate.split(' ').map(|w| if w == CARD_TO_NAME { card.as_str() } else { w });
-        UiCommand::Answer(words.collect::<Vec<_>>().join(" "))
-    })
+    let caption = line.strip_suffix(CARD_TO_NAME).unwrap_or(line).trim_end();
+    let field = TypedField { caption, hint: "e.g. QS", width: 60.0, button: "That card", card: true };
+    let card = field.show(ui, typed_card)?.parse::<Card>().ok()?;
+    Some(UiCommand::Answer(Reply::Pick { index, card: Some(card) }))
 }
 
 /// While the referee is lost: a field to fix one place the camera got wrong (a card misread or
@@ -96,8 +101,9 @@ fn fix_line(ui: &mut egui::Ui, typed: &mut String) -> Option<UiCommand> {
         hint: "e.g. Alice back 3 7H, or Alice front 6 none",
         width: 220.0,
         button: "Fix",
+        card: false,
     };
-    field.show(ui, typed).map(|fix| UiCommand::Answer(format!("fix {fix}")))
+    field.show(ui, typed).map(|fix| UiCommand::Answer(Reply::Fix(fix)))
 }
 
 /// A captioned text field and the button that takes what was typed.
@@ -106,6 +112,8 @@ struct TypedField<'a> {
     hint: &'a str,
     width: f32,
     button: &'a str,
+    /// Whether what is typed must be a card's code (`QS`) for the button to take it.
+    card: bool,
 }
 
 impl TypedField<'_> {
@@ -116,7 +124,8 @@ impl TypedField<'_> {
             let edit = egui::TextEdit::singleline(typed).hint_text(self.hint).desired_width(self.width);
             ui.add(edit).labelled_by(caption.id);
             let text = typed.trim().to_string();
-            let clicked = ui.add_enabled(!text.is_empty(), egui::Button::new(self.button)).clicked();
+            let ready = !text.is_empty() && (!self.card || text.parse::<Card>().is_ok());
+            let clicked = ui.add_enabled(ready, egui::Button::new(self.button)).clicked();
             clicked.then(|| {
                 typed.clear();
                 text
@@ -268,10 +277,18 @@ mod tests {
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
 
+    use crate::referee::omphala::question::Question;
+
+    fn question(about: About, lines: &[&str]) -> Question {
+        let names_card = |line: &str| line.split(' ').any(|w| w == CARD_TO_NAME);
+        let candidates = lines.iter().map(|l| Candidate { line: l.to_string(), names_card: names_card(l) }).collect();
+        Question { about, candidates }
+    }
+
     #[test]
     fn a_failed_attack_s_card_is_typed_and_answered_with_its_candidate() {
         let snapshot = Snapshot {
-            question: Some(vec!["Alice attack 7S Bob 1 / Bob revealed 1 ?".into(), "no attack".into()]),
+            question: Some(question(About::PutBack, &["Alice attack 7S Bob 1 / Bob revealed 1 ?", "no attack"])),
             ..Snapshot::default()
         };
         let mut harness = Harness::new_ui_state(
@@ -290,7 +307,7 @@ mod tests {
         harness.run();
         let answers: Vec<&UiCommand> = harness.state().1.iter().filter(|c| matches!(c, UiCommand::Answer(_))).collect();
         assert!(
-            matches!(answers[..], [UiCommand::Answer(a)] if a == "Alice attack 7S Bob 1 / Bob revealed 1 JD"),
+            matches!(answers[..], [UiCommand::Answer(Reply::Pick { index: 0, card: Some(c) })] if c.to_string() == "JD"),
             "{answers:?}"
         );
     }
@@ -298,8 +315,10 @@ mod tests {
     #[test]
     fn a_card_drawn_unseen_is_named_in_every_place_left_for_it() {
         let candidate = "Bob drew ? / Bob discard ? / Carol end";
-        let snapshot =
-            Snapshot { question: Some(vec![candidate.into(), "none of these".into()]), ..Snapshot::default() };
+        let snapshot = Snapshot {
+            question: Some(question(About::MovesUnseen, &[candidate, "none of these"])),
+            ..Snapshot::default()
+        };
         let mut harness = Harness::new_ui_state(
             |ui, (typed, commands): &mut (String, Vec<UiCommand>)| {
                 commands.extend(show(ui, &snapshot, typed, false));
@@ -314,7 +333,7 @@ mod tests {
         harness.run();
         let answers: Vec<&UiCommand> = harness.state().1.iter().filter(|c| matches!(c, UiCommand::Answer(_))).collect();
         assert!(
-            matches!(answers[..], [UiCommand::Answer(a)] if a == "Bob drew 3H / Bob discard 3H / Carol end"),
+            matches!(answers[..], [UiCommand::Answer(Reply::Pick { index: 0, card: Some(c) })] if c.to_string() == "3H"),
             "{answers:?}"
         );
     }

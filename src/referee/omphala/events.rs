@@ -59,6 +59,9 @@ pub enum RefereeEvent {
     /// Several explanations fit the table: the operator picks one (by its record line).
     Confirm {
         candidates: Vec<String>,
+        /// What is asked (not written: the candidates say it in words).
+        #[serde(skip)]
+        about: super::question::About,
         #[serde(flatten)]
         at: Moment,
     },

@@ -13,6 +13,7 @@ pub mod fix;
 pub mod illegal;
 pub mod oracle;
 pub mod put_back;
+pub mod question;
 pub mod script;
 pub mod search;
 pub mod unseen;
@@ -226,7 +227,7 @@ impl OmphalaReferee {
         if !put_back.is_empty() && !matches!(self.asked, Asked::PutBack(_)) {
             let mut candidates: Vec<String> = put_back.iter().map(|p| p.candidate(&self.names)).collect();
             candidates.push(NO_ATTACK.to_string());
-            out.push(RefereeEvent::Confirm { candidates, at });
+            out.push(RefereeEvent::Confirm { candidates, about: question::About::PutBack, at });
             self.asked = Asked::PutBack(put_back);
         }
         next.sort_by_key(|h| h.inputs.len());
@@ -313,7 +314,7 @@ impl OmphalaReferee {
             }
         }
         candidates.push(NONE_OF_THESE.to_string());
-        out.push(RefereeEvent::Confirm { candidates, at });
+        out.push(RefereeEvent::Confirm { candidates, about: question::About::MovesUnseen, at });
         if let Some(lost) = &mut self.lost {
             lost.far = Some(kept);
         }
@@ -596,7 +597,7 @@ impl OmphalaReferee {
             return;
         }
         let lines = candidates.iter().map(|i| input_lines(&self.names, i).join(" / ")).collect();
-        out.push(RefereeEvent::Confirm { candidates: lines, at });
+        out.push(RefereeEvent::Confirm { candidates: lines, about: question::About::WhichMove, at });
         self.asked = Asked::Which(candidates);
     }
 
@@ -761,7 +762,7 @@ impl OmphalaReferee {
             // Lost: the operator can say the table is right (and whose turn it is), or that it
             // will be put back.
             if !lost.asked_if_right {
-                out.push(RefereeEvent::Confirm { candidates, at });
+                out.push(RefereeEvent::Confirm { candidates, about: question::About::TableRight, at });
                 lost.asked_if_right = true;
             }
         }
