@@ -11,13 +11,14 @@ use serde::Deserialize;
 
 use super::{InputArgs, bad_input};
 use crate::capture::{self, SourceSpec};
+use crate::live::OmphalaSession;
 use crate::referee::journal::{self, Entry, Journal};
-use crate::referee::omphala::oracle::Oracle;
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
 use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::notation::Record;
 use crate::symbols::games::GameKind;
-use crate::table::{TableLayout, TableView, TableWatch, Watched};
+use crate::table::{TableLayout, TableView, TableWatch};
+use crate::vision::cards::CardDetector;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RefereeCommand {
@@ -128,19 +129,16 @@ struct TimedView {
     view: TableView,
 }
 
-/// Where the rulings go: standard output, the journal, the operator's answers.
-struct Session {
+/// A game opened from the arguments: the referee (new, or resumed from the journal), the
+/// journal, the answers given ahead and the script to answer from.
+struct Opened {
     referee: OmphalaReferee,
     journal: Option<Journal>,
-    answers: std::vec::IntoIter<String>,
-    oracle: Option<Oracle>,
+    /// The last frame a resumed game had ruled on, and the table layout its journal holds.
     resume_after: Option<u64>,
-    /// The thumbnail of the frame the next commits come from (a file beside the journal).
-    thumbnail: Option<String>,
-    /// Where the settled views are saved (--save-views).
-    views_out: Option<std::io::BufWriter<std::fs::File>>,
-    /// The table layout the journal holds last (read back on a resume).
     journalled_layout: Option<TableLayout>,
+    answers: Vec<String>,
+    oracle: Option<String>,
 }
 
 fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
@@ -151,49 +149,86 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
         },
         None => None,
     };
-    let mut session = match open_session(args, layout.as_ref()) {
-        Ok(session) => session,
+    let opened = match open_game(args, layout.as_ref()) {
+        Ok(opened) => opened,
         Err(message) => return bad_input(message),
     };
     // A game resumed without a layout file goes on with the layout its journal kept (fitted to
     // the deal, which the table no longer shows).
-    let layout = layout.or_else(|| session.journalled_layout.clone());
-    if let Some(path) = &args.save_views {
-        match std::fs::File::create(path) {
-            Ok(file) => session.views_out = Some(std::io::BufWriter::new(file)),
+    let layout = layout.or_else(|| opened.journalled_layout.clone());
+    let views_out = match &args.save_views {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Some(file),
             Err(e) => return bad_input(format!("{}: cannot write: {e}", path.display())),
+        },
+        None => None,
+    };
+    let session = match &args.views {
+        Some(path) => {
+            let watch = match CardDetector::new() {
+                Ok(detector) => TableWatch::new(detector, layout, opened.referee.names().len(), 30.0, false),
+                Err(e) => return bad_input(format!("the card detector did not start: {e}")),
+            };
+            let mut session = session_of(opened, watch, views_out);
+            run_views(&mut session, path, args.speed).map(|()| session)
         }
-    }
-    let result = match &args.views {
-        Some(path) => run_views(&mut session, path, args.speed),
-        None => match run_source(&mut session, input, layout) {
-            Ok(()) => Ok(()),
+        None => match run_source(opened, views_out, input, layout) {
+            Ok(session) => Ok(session),
             Err(code) => return code,
         },
     };
-    if let Err(message) = result {
-        return bad_input(message);
+    let mut session = match session {
+        Ok(session) => session,
+        Err(message) => return bad_input(message),
+    };
+    if args.agree_end && !session.referee().state().is_over() {
+        session.end_by_agreement();
     }
-    if args.agree_end && !session.referee.state().is_over() {
-        let at = Moment::default();
-        let events = session.referee.end_by_agreement(at);
-        if let Err(message) = session.say(events, at) {
-            return bad_input(message);
-        }
+    if let Some(e) = session.journal_error() {
+        return bad_input(e);
     }
     finish(&session, args)
+}
+
+/// The one Omphala session the window also runs, printing what is said as JSON lines.
+fn session_of(opened: Opened, watch: TableWatch, views_out: Option<std::fs::File>) -> OmphalaSession {
+    let mut session =
+        OmphalaSession::with_parts(opened.referee, watch).with_answers(opened.answers).echoing(print_event);
+    if let Some(journal) = opened.journal {
+        session = session.with_journal(journal, opened.journalled_layout, opened.resume_after);
+    }
+    if let Some(record) = &opened.oracle {
+        session = session.answered_from(record);
+    }
+    if let Some(out) = views_out {
+        session = session.saving_views(out);
+    }
+    session
+}
+
+fn print_event(event: &RefereeEvent) {
+    if let Ok(value) = serde_json::to_value(event) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{value}");
+        let _ = out.flush();
+    }
 }
 
 /// Frames from the source: detections placed in the layout's rows and settled over frames
 /// (`table::watch`), each settled view ruled on. Without a layout the standard one is fitted to
 /// the deal once a deal settles.
-fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayout>) -> Result<(), ExitCode> {
+fn run_source(
+    opened: Opened,
+    views_out: Option<std::fs::File>,
+    input: &InputArgs,
+    layout: Option<TableLayout>,
+) -> Result<OmphalaSession, ExitCode> {
     let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
     let mut source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
     let detector = super::vision_cards::detector(None, input.card_profile.as_deref(), None)?;
     let fps = source.nominal_fps().unwrap_or(30.0);
-    let players = session.referee.names().len();
-    if layout.is_none() && !session.referee.record().is_empty() {
+    let players = opened.referee.names().len();
+    if layout.is_none() && !opened.referee.record().is_empty() {
         eprintln!(
             "# the journal keeps no table layout and its game is past the deal: give --layout, or nothing more is \
              ruled on"
@@ -206,38 +241,19 @@ fn run_source(session: &mut Session, input: &InputArgs, layout: Option<TableLayo
     }
     // A folder of photos shows each still table once: each photo counts as settled on its own.
     let stills = matches!(spec, SourceSpec::Folder(_));
-    let mut watch = TableWatch::new(detector, layout, players, fps, stills);
-    let mut seating_said = false;
+    let watch = TableWatch::new(detector, layout, players, fps, stills);
+    let mut session = session_of(opened, watch, views_out);
     while let Some(frame) = source.next_frame().map_err(bad_input)? {
-        if session.resume_after.is_some_and(|done| frame.index <= done) {
-            continue;
+        session.push(&frame).map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
+        if let Some(e) = session.journal_error() {
+            return Err(bad_input(e));
         }
-        let watched = watch
-            .push(&frame.image, frame.index, frame.time.as_secs_f64())
-            .map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
-        if !seating_said && watch.fitted() {
-            seating_said = true;
-            eprintln!("# {}", crate::table::calibrate::seating(session.referee.names()));
-        }
-        session.journal_layout(watch.layout()).map_err(bad_input)?;
-        let Some(view) = watched.view else { continue };
-        let at = Moment { frame: watched.frame, ms: watched.ms };
-        session.save_view(&view, at);
-        let events = session.referee.observe(&view, at);
-        if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
-            session.thumbnail = session.save_thumbnail(&frame.image, frame.index);
-        }
-        session.say(events, at).map_err(bad_input)?;
     }
-    if let Some(Watched { view: Some(view), frame, ms, .. }) = watch.finish() {
-        let at = Moment { frame, ms };
-        let events = session.referee.observe(&view, at);
-        session.say(events, at).map_err(bad_input)?;
-    }
-    Ok(())
+    session.finish();
+    Ok(session)
 }
 
-fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Session, String> {
+fn open_game(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Opened, String> {
     let layout_players = layout.map(|l| l.seats.len());
     let players = args.players.map(usize::from).or(layout_players).unwrap_or(if args.names.is_empty() {
         2
@@ -267,9 +283,7 @@ fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Sess
         None => Vec::new(),
     };
     let oracle = match &args.oracle {
-        Some(path) => Some(Oracle::from_record(
-            &std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?,
-        )),
+        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?),
         None => None,
     };
     let options = RuleOptions::default();
@@ -299,19 +313,10 @@ fn open_session(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Sess
     };
     // A resumed game has used the answers to the questions asked before its last commit.
     let answers: Vec<String> = answers.into_iter().skip(answered).collect();
-    Ok(Session {
-        referee,
-        journal,
-        answers: answers.into_iter(),
-        oracle,
-        resume_after,
-        thumbnail: None,
-        views_out: None,
-        journalled_layout,
-    })
+    Ok(Opened { referee, journal, resume_after, journalled_layout, answers, oracle })
 }
 
-fn run_views(session: &mut Session, path: &Path, speed: f64) -> Result<(), String> {
+fn run_views(session: &mut OmphalaSession, path: &Path, speed: f64) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let started = std::time::Instant::now();
     for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
@@ -321,111 +326,22 @@ fn run_views(session: &mut Session, path: &Path, speed: f64) -> Result<(), Strin
         }
         let timed: TimedView =
             serde_json::from_str(&line).map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
-        if session.resume_after.is_some_and(|last| timed.frame <= last) {
-            continue;
-        }
         if speed > 0.0 {
             let due = std::time::Duration::from_secs_f64(timed.ms as f64 / 1000.0 / speed);
             std::thread::sleep(due.saturating_sub(started.elapsed()));
         }
-        let at = Moment { frame: timed.frame, ms: timed.ms };
-        let events = session.referee.observe(&timed.view, at);
-        session.say(events, at)?;
+        session.observe_view(&timed.view, Moment { frame: timed.frame, ms: timed.ms });
+        if let Some(e) = session.journal_error() {
+            return Err(e.to_string());
+        }
     }
     Ok(())
 }
 
-impl Session {
-    /// Journals the layout in use when it is new (fitted to the deal, or changed).
-    fn journal_layout(&mut self, layout: Option<&TableLayout>) -> Result<(), String> {
-        let (Some(journal), Some(layout)) = (&mut self.journal, layout) else { return Ok(()) };
-        if self.journalled_layout.as_ref() != Some(layout) {
-            journal.append(&journal::layout_entry(layout))?;
-            self.journalled_layout = Some(layout.clone());
-        }
-        Ok(())
-    }
-
-    fn save_view(&mut self, view: &TableView, at: Moment) {
-        if let Some(out) = &mut self.views_out {
-            let line = serde_json::json!({"frame": at.frame, "ms": at.ms, "view": view});
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        }
-    }
-
-    /// A small picture of the frame a commit came from, for a disputed ruling: written beside
-    /// the journal, its path relative to the journal's folder.
-    fn save_thumbnail(&self, image: &opencv::core::Mat, frame: u64) -> Option<String> {
-        use opencv::prelude::*;
-        let journal = self.journal.as_ref()?;
-        let dir = journal.thumbnail_dir();
-        std::fs::create_dir_all(&dir).ok()?;
-        let width = 240;
-        let height = (f64::from(image.rows()) * f64::from(width) / f64::from(image.cols().max(1))).round() as i32;
-        let mut small = opencv::core::Mat::default();
-        opencv::imgproc::resize(
-            image,
-            &mut small,
-            opencv::core::Size::new(width, height.max(1)),
-            0.0,
-            0.0,
-            opencv::imgproc::INTER_AREA,
-        )
-        .ok()?;
-        let path = dir.join(format!("frame-{frame:08}.jpg"));
-        let params = opencv::core::Vector::from_slice(&[opencv::imgcodecs::IMWRITE_JPEG_QUALITY, 80]);
-        opencv::imgcodecs::imwrite(&path, &small, &params).ok()?;
-        let name = dir.file_name()?.to_string_lossy().to_string();
-        Some(format!("{name}/frame-{frame:08}.jpg"))
-    }
-
-    /// Prints and journals what the referee said, answering its questions from the answers file.
-    fn say(&mut self, events: Vec<RefereeEvent>, at: Moment) -> Result<(), String> {
-        let mut queue = events;
-        let mut committed = false;
-        while !queue.is_empty() {
-            let mut more = Vec::new();
-            for event in queue {
-                committed |= matches!(event, RefereeEvent::Input { .. });
-                self.print(&event)?;
-                if let RefereeEvent::Confirm { candidates, .. } = &event
-                    && let Some(answer) = self.answers.next().or_else(|| self.oracle_answer(candidates))
-                {
-                    more.extend(self.referee.answer(&answer, at));
-                }
-            }
-            queue = more;
-        }
-        // A resumed game goes on from the frame of its last commit: the views since then may be
-        // what tells two explanations apart (a draw action from the end of a turn), and the
-        // referee keeps no memory of them across a crash.
-        if committed && let Some(journal) = &mut self.journal {
-            journal.append(&Entry::Frame { frame: at.frame })?;
-        }
-        Ok(())
-    }
-
-    fn oracle_answer(&self, candidates: &[String]) -> Option<String> {
-        self.oracle.as_ref()?.answer_for(&self.referee, candidates)
-    }
-
-    fn print(&mut self, event: &RefereeEvent) -> Result<(), String> {
-        let value = serde_json::to_value(event).map_err(|e| e.to_string())?;
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{value}");
-        let _ = out.flush();
-        if let Some(journal) = &mut self.journal {
-            journal.append_said(event)?;
-        }
-        Ok(())
-    }
-}
-
-fn finish(session: &Session, args: &OmphalaArgs) -> ExitCode {
-    let state = session.referee.state();
+fn finish(session: &OmphalaSession, args: &OmphalaArgs) -> ExitCode {
+    let state = session.referee().state();
     if let Some(path) = &args.record {
-        let record = Record::from_inputs(state.options, session.referee.record());
+        let record = Record::from_inputs(state.options, session.referee().record());
         if let Err(e) = std::fs::write(path, record.to_string()) {
             return bad_input(format!("{}: cannot write the record: {e}", path.display()));
         }

@@ -1,9 +1,12 @@
-//! One Omphala game refereed live: the table watched frame by frame (`table::watch`), each
-//! settled view ruled on by the referee, `confirm` questions answered by the operator (the
-//! window's buttons) or by a script that knows the game (the demo's), everything said kept for
-//! the screen and, for a real table, appended to the session journal as it is said, so that a
-//! crash loses nothing ruled (`resume` goes on from it).
+//! One Omphala game refereed: the table watched frame by frame (`table::watch`), each settled
+//! view ruled on by the referee, `confirm` questions answered from answers given ahead
+//! (`--answers`), by a script that knows the game (the demo's, `--oracle`) or by the operator (the
+//! window's buttons), everything said kept for the screen, handed to an echo (the command line
+//! prints it) and appended to the journal as it is said, so that a crash loses nothing ruled
+//! (`resume` goes on from it). The window and `referee omphala` run this same session.
 
+use std::collections::VecDeque;
+use std::io::Write;
 use std::path::Path;
 
 use crate::capture::Frame;
@@ -30,7 +33,9 @@ pub struct Said {
 pub struct OmphalaSession {
     watch: TableWatch,
     referee: OmphalaReferee,
-    /// Answers `confirm` questions without asking (the demo's script).
+    /// Answers given ahead, one record line per question in order, used before the script.
+    answers: VecDeque<String>,
+    /// Answers `confirm` questions without asking (the demo's script, `--oracle`).
     script: Option<Oracle>,
     log: Vec<Said>,
     /// The question the operator is asked, while unanswered.
@@ -46,6 +51,12 @@ pub struct OmphalaSession {
     journalled_layout: Option<TableLayout>,
     /// Whether who sits where was said once the layout was fitted to the deal.
     seating_said: bool,
+    /// Frames up to this one were ruled on before a restart: a resumed video goes on after it.
+    resume_after: Option<u64>,
+    /// Each thing said is handed here as it is said (the command line prints it).
+    echo: Option<fn(&RefereeEvent)>,
+    /// Where each settled view ruled on is written (`--save-views`).
+    views_out: Option<std::io::BufWriter<std::fs::File>>,
 }
 
 impl OmphalaSession {
@@ -58,9 +69,15 @@ impl OmphalaSession {
     fn with_referee(referee: OmphalaReferee, layout: Option<TableLayout>, fps: f64) -> opencv::Result<Self> {
         let players = referee.names().len();
         let watch = TableWatch::new(CardDetector::new()?, layout, players, fps, false);
-        Ok(OmphalaSession {
+        Ok(Self::with_parts(referee, watch))
+    }
+
+    /// A session of `referee` (new or resumed) watching the table with `watch`.
+    pub fn with_parts(referee: OmphalaReferee, watch: TableWatch) -> OmphalaSession {
+        OmphalaSession {
             watch,
             referee,
+            answers: VecDeque::new(),
             script: None,
             log: Vec::new(),
             question: None,
@@ -71,7 +88,37 @@ impl OmphalaSession {
             journal_error: None,
             journalled_layout: None,
             seating_said: false,
-        })
+            resume_after: None,
+            echo: None,
+            views_out: None,
+        }
+    }
+
+    /// Appends to `journal`, which holds `layout` last (a resumed game's), going on after frame
+    /// `resume_after` of the source (a resumed video).
+    pub fn with_journal(mut self, journal: Journal, layout: Option<TableLayout>, resume_after: Option<u64>) -> Self {
+        self.journal = Some(journal);
+        self.journalled_layout = layout;
+        self.resume_after = resume_after;
+        self
+    }
+
+    /// Answers the questions with these record lines, in order, before any script.
+    pub fn with_answers(mut self, answers: Vec<String>) -> Self {
+        self.answers = answers.into();
+        self
+    }
+
+    /// Hands each thing said to `echo` as it is said.
+    pub fn echoing(mut self, echo: fn(&RefereeEvent)) -> Self {
+        self.echo = Some(echo);
+        self
+    }
+
+    /// Writes each settled view ruled on to `out`, in the `--views` format.
+    pub fn saving_views(mut self, out: std::fs::File) -> Self {
+        self.views_out = Some(std::io::BufWriter::new(out));
+        self
     }
 
     /// Reads the table's cards with this deck's enrolled profile.
@@ -150,8 +197,12 @@ impl OmphalaSession {
         self.question.as_ref()
     }
 
-    /// Watches one frame and rules on the view it settles, if any.
+    /// Watches one frame and rules on the view it settles, if any. A frame ruled on before a
+    /// restart is passed over.
     pub fn push(&mut self, frame: &Frame) -> opencv::Result<Watched> {
+        if self.resume_after.is_some_and(|done| frame.index <= done) {
+            return Ok(Watched::default());
+        }
         let watched = self.watch.push(&frame.image, frame.index, frame.time.as_secs_f64())?;
         self.journal_layout();
         if !self.seating_said && self.watch.fitted() && self.watch.layout().is_some() {
@@ -161,14 +212,67 @@ impl OmphalaSession {
         }
         if let Some(view) = &watched.view {
             let at = Moment { frame: watched.frame, ms: watched.ms };
-            self.last_at = at;
-            let events = self.referee.observe(view, at);
-            if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
-                self.note_moves(view);
-            }
-            self.say(events, at);
+            self.rule_on(view, at, Some(&frame.image));
         }
         Ok(watched)
+    }
+
+    /// Rules on a settled view given without its frame (`--views`); one of a frame ruled on
+    /// before a restart is passed over.
+    pub fn observe_view(&mut self, view: &TableView, at: Moment) {
+        if self.resume_after.is_none_or(|done| at.frame > done) {
+            self.rule_on(view, at, None);
+        }
+    }
+
+    /// The source has ended: the view it ended on is ruled on, if it had not settled.
+    pub fn finish(&mut self) {
+        if let Some(Watched { view: Some(view), frame, ms, .. }) = self.watch.finish() {
+            self.rule_on(&view, Moment { frame, ms }, None);
+        }
+    }
+
+    fn rule_on(&mut self, view: &TableView, at: Moment, image: Option<&opencv::core::Mat>) {
+        self.save_view(view, at);
+        self.last_at = at;
+        let events = self.referee.observe(view, at);
+        if events.iter().any(|e| matches!(e, RefereeEvent::Input { .. })) {
+            self.note_moves(view);
+            if let Some(image) = image {
+                self.save_thumbnail(image, at.frame);
+            }
+        }
+        self.say(events, at);
+    }
+
+    fn save_view(&mut self, view: &TableView, at: Moment) {
+        if let Some(out) = &mut self.views_out {
+            let line = serde_json::json!({"frame": at.frame, "ms": at.ms, "view": view});
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+    }
+
+    /// A small picture of the frame a commit came from, for a disputed ruling: written beside
+    /// the journal (`JOURNAL.thumbs/frame-N.jpg`). Best effort: a picture not written loses no
+    /// ruling.
+    fn save_thumbnail(&self, image: &opencv::core::Mat, frame: u64) {
+        use opencv::prelude::*;
+        let Some(journal) = &self.journal else { return };
+        let dir = journal.thumbnail_dir();
+        if std::fs::create_dir_all(&dir).is_err() {
+            return;
+        }
+        let width = 240;
+        let height = (f64::from(image.rows()) * f64::from(width) / f64::from(image.cols().max(1))).round() as i32;
+        let mut small = opencv::core::Mat::default();
+        let size = opencv::core::Size::new(width, height.max(1));
+        if opencv::imgproc::resize(image, &mut small, size, 0.0, 0.0, opencv::imgproc::INTER_AREA).is_err() {
+            return;
+        }
+        let path = dir.join(format!("frame-{frame:08}.jpg"));
+        let params = opencv::core::Vector::from_slice(&[opencv::imgcodecs::IMWRITE_JPEG_QUALITY, 80]);
+        let _ = opencv::imgcodecs::imwrite(&path, &small, &params);
     }
 
     /// The operator's answer to the open question: one of its candidates (with the card where
@@ -242,15 +346,24 @@ impl OmphalaSession {
         self.say(events, at);
     }
 
-    /// Keeps what the referee said, answering its questions from the script where there is one.
+    /// Keeps what the referee said, answering its questions from the answers given ahead or
+    /// the script where there is one. A video resumed after a crash goes on from the frame of
+    /// the last commit: the views since may be what tells two explanations apart, and the
+    /// referee keeps no memory of them across a crash, so that frame is journalled.
     fn say(&mut self, events: Vec<RefereeEvent>, at: Moment) {
         let mut queue = events;
+        let mut committed = false;
         while !queue.is_empty() {
             let mut more = Vec::new();
             for event in queue {
+                committed |= matches!(event, RefereeEvent::Input { .. });
+                if let Some(echo) = self.echo {
+                    echo(&event);
+                }
                 let mut said = Said { event, answered_by_script: None };
                 if let RefereeEvent::Confirm { candidates, .. } = &said.event {
-                    match self.script_answer(candidates) {
+                    let ahead = self.answers.pop_front();
+                    match ahead.or_else(|| self.script_answer(candidates)) {
                         Some(answer) => {
                             more.extend(self.referee.answer(&answer, at));
                             said.answered_by_script = Some(answer);
@@ -266,6 +379,9 @@ impl OmphalaSession {
                 self.log.push(said);
             }
             queue = more;
+        }
+        if committed {
+            self.append(&Entry::Frame { frame: at.frame });
         }
         if self.log.len() > LOG_LIMIT {
             self.log.drain(..self.log.len() - LOG_LIMIT);
