@@ -8,6 +8,9 @@ use serde::Deserialize;
 use crate::cards::{Card, Rank};
 use crate::text_input::{escaped, json_error};
 
+/// The largest labels file read, in bytes (the shared photo sets' are a few kilobytes).
+pub const MAX_LABELS_BYTES: u64 = 16 << 20;
+
 /// One face-up label entry: an exact card, or `X?`, a card whose rank only is labelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LabelEntry {
@@ -53,9 +56,6 @@ pub enum LabelError {
     #[error("{0}")]
     Text(crate::text_input::TextError),
 }
-
-/// The largest labels file read, in bytes (the shared photo sets' are a few kilobytes).
-pub const MAX_LABELS_BYTES: u64 = 16 << 20;
 
 #[derive(Deserialize)]
 struct RawSet {

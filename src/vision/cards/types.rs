@@ -4,9 +4,6 @@
 
 use crate::cards::Card;
 
-/// A card outline: four image points, clockwise from the card's top-left corner.
-pub(in crate::vision::cards) type Quad = [[f32; 2]; 4];
-
 /// Frames narrower than this (on their longer side) get their loose index search at twice
 /// the size.
 pub(crate) const SMALL_FRAME: i32 = 1000;
@@ -15,6 +12,9 @@ pub(crate) const SMALL_FRAME: i32 = 1000;
 pub const CARD_W: i32 = 250;
 
 pub const CARD_H: i32 = 350;
+
+/// A card outline: four image points, clockwise from the card's top-left corner.
+pub(in crate::vision::cards) type Quad = [[f32; 2]; 4];
 
 /// Face up or face down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -54,6 +54,12 @@ pub const FACE_PAPER: f64 = 0.3;
 /// 40 random deck styles, picture courts among them, at least 0.22.
 pub const LINED_PAPER: f64 = 0.1;
 
+/// The most a back's layout may differ from itself turned (`turn_difference`, mean difference
+/// as a share of the mean grey). Rendered backs on 100 synthetic tables (seeds 20e6), uneven
+/// light and all: median 0.023, 97 % under 0.09, the most 0.19; three fans of faces in a
+/// darkened photo taken for backs: 0.15 to 0.21. A back over it is only searched for indices.
+pub const TURNED_BACK: f32 = 0.12;
+
 /// The appearance of one rectified card (or the mean of several).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BackDescriptor {
@@ -272,12 +278,6 @@ fn inside_border(card: &Mat) -> opencv::Result<opencv::boxed_ref::BoxedRef<'_, M
 fn turned_layout(layout: &[f32]) -> Vec<f32> {
     layout.iter().rev().copied().collect()
 }
-
-/// The most a back's layout may differ from itself turned (`turn_difference`, mean difference
-/// as a share of the mean grey). Rendered backs on 100 synthetic tables (seeds 20e6), uneven
-/// light and all: median 0.023, 97 % under 0.09, the most 0.19; three fans of faces in a
-/// darkened photo taken for backs: 0.15 to 0.21. A back over it is only searched for indices.
-pub const TURNED_BACK: f32 = 0.12;
 
 /// The largest card outline of a photo, rectified. An outline reaching the frame's edge is left
 /// out: it is the table (a dark back on a pale table leaves only the table bright), not the card.

@@ -12,6 +12,9 @@ use crate::cards::Card;
 
 pub const PROFILE_FORMAT: &str = "card-referee-deck/2";
 
+/// The largest profile read, in bytes (an enrolled 52-card deck is about 2 MB).
+pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
+
 /// One enrolled patch: the card it shows and the network's embedding of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EnrolledPatch {
@@ -112,9 +115,6 @@ impl DeckProfile {
         self.corners.iter().chain(&self.loose).map(|p| p.card).collect()
     }
 }
-
-/// The largest profile read, in bytes (an enrolled 52-card deck is about 2 MB).
-pub const MAX_PROFILE_BYTES: u64 = 64 << 20;
 
 /// Every embedding of `field` has `expected` finite values; the error names the first that has not.
 fn check_embeddings(field: &str, patches: &[EnrolledPatch], expected: usize) -> Result<(), String> {

@@ -24,6 +24,20 @@ const PEAK: usize = 3;
 /// edges are the square-on steps.
 const SHARPEST: f64 = 0.3;
 
+/// The blur (`blur_sigma`, in the photo's own pixels) a frame may have and be searched as it is.
+/// Sharp photos measure 0.6-0.8 (edje, the deals), the deals blurred by 1.2 px 1.3.
+const SHARP: f32 = 0.85;
+
+/// How much the unsharp mask adds back, for each pixel of blur over `SHARP`.
+const GAIN: f32 = 2.5;
+
+/// The most it adds back: beyond it, the grain of a table and the noise of a dim frame are
+/// sharpened into ink as much as a glyph's strokes are.
+const MOST: f32 = 2.0;
+
+/// The width of the mask's Gaussian, against the blur measured.
+const WIDER: f32 = 1.5;
+
 /// The blur of `low` (one 8-bit channel), as the standard deviation in pixels of the Gaussian
 /// that would soften a sharp step as much as its steepest edges are softened: about 0.8 for a
 /// sharp photo, measured along rows and columns every `STEP` pixels (0.23 ms a 1280 x 720
@@ -90,17 +104,6 @@ fn measure_line(line: &[u8], slope: &mut Vec<i16>, widths: &mut Vec<f32>) {
         }
     }
 }
-
-/// The blur (`blur_sigma`, in the photo's own pixels) a frame may have and be searched as it is.
-/// Sharp photos measure 0.6-0.8 (edje, the deals), the deals blurred by 1.2 px 1.3.
-const SHARP: f32 = 0.85;
-/// How much the unsharp mask adds back, for each pixel of blur over `SHARP`.
-const GAIN: f32 = 2.5;
-/// The most it adds back: beyond it, the grain of a table and the noise of a dim frame are
-/// sharpened into ink as much as a glyph's strokes are.
-const MOST: f32 = 2.0;
-/// The width of the mask's Gaussian, against the blur measured.
-const WIDER: f32 = 1.5;
 
 /// How much an unsharp mask adds back to a frame blurred by `sigma` px (`blur_sigma`): nothing
 /// to a sharp frame, then `GAIN` for each pixel more, to `MOST`.

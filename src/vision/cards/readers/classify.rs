@@ -16,6 +16,20 @@ const MODEL_SEEN: &[u8] = include_bytes!("../../../../models/card_glyphs_seen.bi
 pub const GLYPH_W: i32 = 20;
 pub const GLYPH_H: i32 = 28;
 
+/// How much ink overlap and edge direction each count in a similarity (they sum to 1).
+const SHAPE_WEIGHT: f32 = 0.6;
+
+const EDGE_WEIGHT: f32 = 1.0 - SHAPE_WEIGHT;
+
+/// Side of an edge-histogram cell, and the number of direction bins (signed: ink is always
+/// darker than paper, so a gradient's sign carries shape).
+const CELL: usize = 4;
+
+const BINS: usize = 8;
+
+/// Beyond this difference in log-aspect a template cannot win (its aspect factor is below 1/3).
+const FAR_ASPECT: f32 = 0.75;
+
 /// A normalised glyph: `GLYPH_W x GLYPH_H` values in 0..1, the aspect of its bounding box, and
 /// a histogram of its edge directions.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -87,10 +101,6 @@ impl GlyphFeature {
     }
 }
 
-/// How much ink overlap and edge direction each count in a similarity (they sum to 1).
-const SHAPE_WEIGHT: f32 = 0.6;
-const EDGE_WEIGHT: f32 = 1.0 - SHAPE_WEIGHT;
-
 /// 2x2 block means of a `GLYPH_W x GLYPH_H` image, scaled to unit length.
 fn coarse_pixels(p: &[f32]) -> Vec<f32> {
     let (w, h) = (GLYPH_W as usize, GLYPH_H as usize);
@@ -109,11 +119,6 @@ fn coarse_pixels(p: &[f32]) -> Vec<f32> {
     }
     out
 }
-
-/// Side of an edge-histogram cell, and the number of direction bins (signed: ink is always
-/// darker than paper, so a gradient's sign carries shape).
-const CELL: usize = 4;
-const BINS: usize = 8;
 
 /// Gradient directions of a `GLYPH_W x GLYPH_H` image histogrammed per `CELL x CELL` cell, each
 /// cell damped by its own strength, the whole scaled to unit length.
@@ -233,9 +238,6 @@ fn fast_atan2(y: f32, x: f32) -> f32 {
     }
     if y < 0.0 { -a } else { a }
 }
-
-/// Beyond this difference in log-aspect a template cannot win (its aspect factor is below 1/3).
-const FAR_ASPECT: f32 = 0.75;
 
 /// Of two (best, runner-up) pairs, the less certain.
 pub fn weaker(a: (f32, f32), b: (f32, f32)) -> (f32, f32) {

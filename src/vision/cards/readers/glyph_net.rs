@@ -28,6 +28,24 @@ const SUIT_MODELS: [&str; 3] = [
     include_str!("../../../../models/card_suit_net_3.yml"),
 ];
 
+/// Neurons in the hidden layer.
+const HIDDEN: i32 = 64;
+
+/// How much surer than the templates the network must be to replace their rank on a corner.
+const TAKE_OVER: f32 = 0.3;
+
+/// Template similarities closer than this are a tie, which the network may break.
+const TIE: f32 = 0.03;
+
+/// How sure of another rank the network must be to doubt a loose index.
+const LOOSE_VETO: f32 = 0.9;
+
+/// OpenCV's symmetric sigmoid with its default parameters, which `train` asks for and
+/// `from_yaml` checks.
+const STEEPNESS: f32 = 2.0 / 3.0;
+
+const HEIGHT: f32 = 1.7159;
+
 /// What a network reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reads {
@@ -64,9 +82,6 @@ impl Reads {
         }
     }
 }
-
-/// Neurons in the hidden layer.
-const HIDDEN: i32 = 64;
 
 /// The networks' verdict on one glyph: their mean output for each class, then "none" (about
 /// -1.7 .. 1.7).
@@ -165,13 +180,6 @@ fn sureness(best: f32, second: f32) -> f32 {
     let fit = ((best - 0.2) / 0.8).clamp(0.0, 1.0);
     margin * fit
 }
-
-/// How much surer than the templates the network must be to replace their rank on a corner.
-const TAKE_OVER: f32 = 0.3;
-/// Template similarities closer than this are a tie, which the network may break.
-const TIE: f32 = 0.03;
-/// How sure of another rank the network must be to doubt a loose index.
-const LOOSE_VETO: f32 = 0.9;
 
 /// One trained network, or several of one kind whose outputs are averaged.
 pub struct GlyphNet {
@@ -328,11 +336,6 @@ struct Layers {
     steepness: f32,
     height: f32,
 }
-
-/// OpenCV's symmetric sigmoid with its default parameters, which `train` asks for and
-/// `from_yaml` checks.
-const STEEPNESS: f32 = 2.0 / 3.0;
-const HEIGHT: f32 = 1.7159;
 
 impl Layers {
     fn of(net: &core::Ptr<ANN_MLP>) -> opencv::Result<Layers> {

@@ -16,6 +16,78 @@ use crate::vision::cards::picture::blur::sharpened;
 use crate::vision::cards::picture::pixels::{centroid, component, label_mask, min_channel, morph, percentile};
 use crate::vision::cards::picture::quad::{box_centre, dist, inside};
 
+/// The largest ink component (longer side, as a share of the frame's shorter side) searched for
+/// glyphs tangled in it (`cut_free`): a court card's picture with its frame.
+const LARGEST_TANGLE: f32 = 0.3;
+
+/// How much darker than its neighbourhood's mean a pixel must be to be ink, and (`FAINT_INK`)
+/// to be ink beside ink (levels of 255).
+const INK: f64 = 20.0;
+
+const FAINT_INK: f64 = 12.0;
+
+/// How near ink (a square of this many pixels across, centred on the faint pixel) faint ink
+/// joins it: a pixel's neighbours.
+const INK_REACH: i32 = 3;
+
+/// The most a ring of paper round a glyph may spread, as a share of its level.
+const PLAIN_PAPER: f64 = 0.1;
+
+/// How bright paper must be around a glyph, against the brightest paper near it.
+const PAPER: f64 = 0.65;
+
+/// The least share of the frame's brightest paper that paper somewhere in it is taken to have.
+const DIMMEST_PAPER: f64 = 0.6;
+
+const BLOCK: i32 = 16;
+
+/// How much larger than its rank's blob a pip's may be. A pip is no taller than its rank, but
+/// blur spreads a solid pip and thins a rank's strokes until only their cores pass as ink, and
+/// blurred queens' and jacks' ranks shrink under their pips (models/README.md, "Tuning
+/// measurements": `LARGEST_PIP`).
+const LARGEST_PIP: f32 = 1.35;
+
+/// How much longer than wide (the ratio of the spreads of its ink along its two axes) a blob
+/// must be to be read as a rank and pip run together (`merged_candidates`). A rank above its
+/// pip spans about two glyph heights and one glyph width, a ratio near 3. A diamond pip seen
+/// slanted can pass 1.8, and is then read as an ace now and then; a round queen's bowl run into
+/// a heart or diamond measures 1.9-2.2. Print such as a book title's "oo" measures 2.0-2.2 too:
+/// such a blob must be read by the network itself (`read_by_network`), not by an enrolled deck's
+/// vote alone (models/README.md, "A rank run into its pip" and "Tuning measurements").
+const MERGED_ELONGATION: f32 = 2.0;
+
+/// The least size (longer side, pixels at search scale) of a blob read as a rank and pip run
+/// together: two glyphs of the least size a glyph blob may have (7) and a gap. Smaller ones
+/// were lone pips read as an index (at an elongation bar of 1.8, three false readings in 600
+/// rendered tables, seeds 30e6).
+const MERGED_MIN_SIZE: f32 = 18.0;
+
+/// How short a pip may be, against its rank's height (both measured along the card's "down"),
+/// for the glyph templates to read it. A pip shorter than half its rank is mostly one cut by
+/// the edge of the card lying over it (a spread hand, a cascade), and what shows of a club's
+/// or a spade's upper or lower part, or of a heart's or a diamond's, is alike. Whole pips on
+/// real photos measure about 0.58 of their rank and more (models/README.md, "Tuning
+/// measurements": `SHORTEST_PIP`). The loose network, which sees the whole window, still reads
+/// such candidates.
+const SHORTEST_PIP: f32 = 0.5;
+
+/// How sure the loose network, once it has read a loose candidate in full, must be that it shows
+/// no index for the templates to leave it unread (`index_net::SURE_BLANK` still decides when the quick
+/// network's "none" is enough). Between this and `SURE_BLANK` the templates mostly made a rank
+/// of what is none, most often a pip cut to a sliver by the next card, beside a whole pip,
+/// read as a seven; a lower bar costs right cards under other light (models/README.md, "Tuning
+/// measurements": `LOOSE_BLANK`).
+const LOOSE_BLANK: f32 = 0.9;
+
+/// Where the templates read a pip the network takes for the other suit of its colour at least
+/// this many times as surely, the templates' reading is not reported (`read_by_templates`): a
+/// club and a spade, or a heart and a diamond, differ in one part of the pip, and a pip half
+/// hidden by the card above shows the templates' binarised shape an even chance of either,
+/// while the network sees the whole window. The network leaning the other way at all is enough;
+/// a lower bar costs real photos under other light and cameras (models/README.md, "A pip the
+/// two readers disagree on" and "Tuning measurements": `OTHER_SUIT_VETO`).
+const OTHER_SUIT_VETO: f32 = 1.0;
+
 /// One index read in the frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexHit {
@@ -176,10 +248,6 @@ impl Paper<'_> {
     }
 }
 
-/// The largest ink component (longer side, as a share of the frame's shorter side) searched for
-/// glyphs tangled in it (`cut_free`): a court card's picture with its frame.
-const LARGEST_TANGLE: f32 = 0.3;
-
 /// A part of an ink mark left apart by `cut_free`: its label among the parts, its box, pixel
 /// count and centre, all within the mark's box.
 struct Part {
@@ -237,15 +305,6 @@ fn relabel(labels: &mut Mat, rect: core::Rect, parts: &Mat, part: &Part, id: i32
     Ok(())
 }
 
-/// How much darker than its neighbourhood's mean a pixel must be to be ink, and (`FAINT_INK`)
-/// to be ink beside ink (levels of 255).
-const INK: f64 = 20.0;
-const FAINT_INK: f64 = 12.0;
-
-/// How near ink (a square of this many pixels across, centred on the faint pixel) faint ink
-/// joins it: a pixel's neighbours.
-const INK_REACH: i32 = 3;
-
 /// The ink of a frame's darkest channel `low`: darker than its neighbourhood (a thirtieth of the
 /// frame's shorter `side`) by `INK`, or by `FAINT_INK` within reach of that; and the sure ink,
 /// by `INK` alone. Blur leaves a thin stroke's core as ink and its middle faint: a jack's hook
@@ -298,15 +357,6 @@ fn plain(low: &impl core::ToInputArray, not_ink: &Mat) -> opencv::Result<bool> {
     Ok(spread[0] < PLAIN_PAPER * level[0])
 }
 
-/// The most a ring of paper round a glyph may spread, as a share of its level.
-const PLAIN_PAPER: f64 = 0.1;
-
-/// How bright paper must be around a glyph, against the brightest paper near it.
-const PAPER: f64 = 0.65;
-
-/// The least share of the frame's brightest paper that paper somewhere in it is taken to have.
-const DIMMEST_PAPER: f64 = 0.6;
-
 /// The brightest paper near each part of a frame: under uneven light a card in a dim part of it
 /// is well below the frame's brightest paper, though its index is plain to see. Blocks of
 /// `BLOCK` pixels are averaged (a card's paper stays, a glint goes), then each takes the
@@ -314,8 +364,6 @@ const DIMMEST_PAPER: f64 = 0.6;
 struct LocalBright {
     blocks: Mat,
 }
-
-const BLOCK: i32 = 16;
 
 impl LocalBright {
     fn of(low: &Mat, side: i32) -> opencv::Result<LocalBright> {
@@ -654,12 +702,6 @@ struct Candidate {
     centre: [f32; 2],
 }
 
-/// How much larger than its rank's blob a pip's may be. A pip is no taller than its rank, but
-/// blur spreads a solid pip and thins a rank's strokes until only their cores pass as ink, and
-/// blurred queens' and jacks' ranks shrink under their pips (models/README.md, "Tuning
-/// measurements": `LARGEST_PIP`).
-const LARGEST_PIP: f32 = 1.35;
-
 /// Every pair of blobs that could be a rank with its pip: the pip not much larger than the rank
 /// (`LARGEST_PIP`) nor much smaller, about a rank's height away. A rank with a same-height neighbour across
 /// `down` gives two candidates: alone, and glued to the neighbour (in a tight fan that neighbour
@@ -705,21 +747,6 @@ fn candidates(blobs: &[Blob]) -> Vec<Candidate> {
     }
     out
 }
-
-/// How much longer than wide (the ratio of the spreads of its ink along its two axes) a blob
-/// must be to be read as a rank and pip run together (`merged_candidates`). A rank above its
-/// pip spans about two glyph heights and one glyph width, a ratio near 3. A diamond pip seen
-/// slanted can pass 1.8, and is then read as an ace now and then; a round queen's bowl run into
-/// a heart or diamond measures 1.9-2.2. Print such as a book title's "oo" measures 2.0-2.2 too:
-/// such a blob must be read by the network itself (`read_by_network`), not by an enrolled deck's
-/// vote alone (models/README.md, "A rank run into its pip" and "Tuning measurements").
-const MERGED_ELONGATION: f32 = 2.0;
-
-/// The least size (longer side, pixels at search scale) of a blob read as a rank and pip run
-/// together: two glyphs of the least size a glyph blob may have (7) and a gap. Smaller ones
-/// were lone pips read as an index (at an elongation bar of 1.8, three false readings in 600
-/// rendered tables, seeds 30e6).
-const MERGED_MIN_SIZE: f32 = 18.0;
 
 /// Every candidate index among `blobs` (labelled in `labels`): pairs of blobs (`candidates`) and
 /// single blobs holding both (`merged_candidates`).
@@ -780,15 +807,6 @@ pub struct IndexSpot {
     /// Bounding box of the rank and pip glyphs.
     pub bbox: core::Rect,
 }
-
-/// How short a pip may be, against its rank's height (both measured along the card's "down"),
-/// for the glyph templates to read it. A pip shorter than half its rank is mostly one cut by
-/// the edge of the card lying over it (a spread hand, a cascade), and what shows of a club's
-/// or a spade's upper or lower part, or of a heart's or a diamond's, is alike. Whole pips on
-/// real photos measure about 0.58 of their rank and more (models/README.md, "Tuning
-/// measurements": `SHORTEST_PIP`). The loose network, which sees the whole window, still reads
-/// such candidates.
-const SHORTEST_PIP: f32 = 0.5;
 
 impl Candidate {
     /// Whether the pip is under `SHORTEST_PIP` of its rank's height, both measured along
@@ -884,28 +902,11 @@ fn best_first(mut hits: Vec<(IndexHit, Vec<i32>)>) -> (Vec<IndexHit>, Vec<i32>) 
     (out, used)
 }
 
-/// How sure the loose network, once it has read a loose candidate in full, must be that it shows
-/// no index for the templates to leave it unread (`index_net::SURE_BLANK` still decides when the quick
-/// network's "none" is enough). Between this and `SURE_BLANK` the templates mostly made a rank
-/// of what is none, most often a pip cut to a sliver by the next card, beside a whole pip,
-/// read as a seven; a lower bar costs right cards under other light (models/README.md, "Tuning
-/// measurements": `LOOSE_BLANK`).
-const LOOSE_BLANK: f32 = 0.9;
-
 /// Whether a loose candidate's reading says, surely enough for the templates, that it shows no
 /// index (`LOOSE_BLANK`).
 fn loose_blank(reading: &NetReading) -> bool {
     reading.card().is_none() && reading.nothing() >= LOOSE_BLANK
 }
-
-/// Where the templates read a pip the network takes for the other suit of its colour at least
-/// this many times as surely, the templates' reading is not reported (`read_by_templates`): a
-/// club and a spade, or a heart and a diamond, differ in one part of the pip, and a pip half
-/// hidden by the card above shows the templates' binarised shape an even chance of either,
-/// while the network sees the whole window. The network leaning the other way at all is enough;
-/// a lower bar costs real photos under other light and cameras (models/README.md, "A pip the
-/// two readers disagree on" and "Tuning measurements": `OTHER_SUIT_VETO`).
-const OTHER_SUIT_VETO: f32 = 1.0;
 
 /// What the loose network made of the candidates: its hits, best first; the marks (ink
 /// components) they use; by candidate whether it is sure the candidate shows no index; and by

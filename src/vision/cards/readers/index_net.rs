@@ -63,6 +63,11 @@ const SURE_CONFIRM_CORNER: f32 = 0.75;
 /// pairs read apart").
 const SURE_PARTNER_CORNER: f32 = 0.5;
 
+/// Outputs: 13 ranks (A..K) and "none", then 4 suits (`Suit::ALL` order) and "none".
+const RANKS: usize = 14;
+
+const SUITS: usize = 5;
+
 /// A short name for the two shipped networks (a hash of their files): enrolled embeddings are
 /// only comparable within one version of them.
 /// Hashed once (2 MB of networks): every profile read compares it.
@@ -79,10 +84,6 @@ pub fn fingerprint() -> String {
         })
         .clone()
 }
-
-/// Outputs: 13 ranks (A..K) and "none", then 4 suits (`Suit::ALL` order) and "none".
-const RANKS: usize = 14;
-const SUITS: usize = 5;
 
 /// What the network makes of one patch: a probability for each rank and "none", and for each
 /// suit and "none"; and the hidden layer they are read from, scaled to length 1 (patches of one

@@ -8,16 +8,14 @@ use opencv::{core, imgproc, prelude::*};
 use crate::vision::cards::picture::pixels::warp;
 use crate::vision::cards::picture::quad::dist;
 
-/// A window of the frame: its four corners in image pixels, clockwise from the corner that
-/// becomes the patch's top-left.
-pub type Window = [[f32; 2]; 4];
-
 /// Width and height of a loose index patch (rank above pip, centred; see `index_window`).
 pub const INDEX_W: i32 = 32;
+
 pub const INDEX_H: i32 = 48;
 
 /// Width and height of a card corner's patch (see `corner_window`).
 pub const CORNER_W: i32 = 28;
+
 pub const CORNER_H: i32 = 64;
 
 /// The share of a card's width and height that its corner window covers, from the corner: the
@@ -27,6 +25,17 @@ const CORNER_SPAN: (f64, f64) = (0.224, 0.364);
 
 /// Planes of a patch: how dark (ink against this patch's paper), and how red.
 pub const PLANES: usize = 2;
+
+/// Bits of each channel's lane in a `Region` pixel: room for a byte times 1024 and a half.
+const LANE: u32 = 21;
+
+/// Regions larger than this many pixels (a window seen very slanted) are not worth spreading out:
+/// the patch is warped by OpenCV instead.
+const MAX_REGION: i64 = 1 << 16;
+
+/// A window of the frame: its four corners in image pixels, clockwise from the corner that
+/// becomes the patch's top-left.
+pub type Window = [[f32; 2]; 4];
 
 /// A patch ready for the network: `PLANES` planes of `w x h` bytes, one after the other
 /// (0 = paper, 255 = the darkest ink / the reddest).
@@ -164,9 +173,6 @@ fn blend(region: &Region, xs: &[i32], ys: &[i32], out: &mut [u8]) {
     }
 }
 
-/// Bits of each channel's lane in a `Region` pixel: room for a byte times 1024 and a half.
-const LANE: u32 = 21;
-
 /// The frame pixels a patch samples (with one more to the right and below, for the bilinear
 /// blend), each BGR pixel spread over three lanes of a `u64` so that one multiplication weighs
 /// all three channels. Points outside the frame hold its nearest pixel: replicated borders.
@@ -176,10 +182,6 @@ struct Region {
     w: usize,
     pixels: Vec<u64>,
 }
-
-/// Regions larger than this many pixels (a window seen very slanted) are not worth spreading out:
-/// the patch is warped by OpenCV instead.
-const MAX_REGION: i64 = 1 << 16;
 
 impl Region {
     /// The region of a continuous BGR frame between the first and last column `bounds[0]` and

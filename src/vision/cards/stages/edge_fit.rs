@@ -8,8 +8,6 @@ use opencv::{core, prelude::*};
 
 use crate::vision::cards::picture::quad::{dist, quad_centre};
 
-type Quad = [[f32; 2]; 4];
-
 /// Profiles across each side, spread over its middle (corners are rounded, and the cards beside
 /// may touch there).
 const PROFILES: usize = 12;
@@ -25,6 +23,8 @@ pub(crate) const ARC_INSET: f32 = 0.05 * (std::f32::consts::SQRT_2 - 1.0);
 
 /// The least profiles of a side that must place its edge on the fitted line.
 const MIN_ON_LINE: usize = 8;
+
+type Quad = [[f32; 2]; 4];
 
 /// `quad` (clockwise or not, in frame pixels) with each side moved onto the card's edge in the
 /// BGR `frame`, the edge sought up to `reach` pixels either side; `None` when a side's edge is

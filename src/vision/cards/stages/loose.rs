@@ -30,6 +30,13 @@ pub(in crate::vision::cards) const MIN_INDEX_SCALE: f32 = 0.06;
 /// at all: the same, and 7 right ones).
 pub(in crate::vision::cards) const READ_AGAIN_OWN: f32 = 0.2;
 
+/// How far apart, in index sizes (`IndexHit::size`, the larger of the two), the two indices of
+/// one card lie at most. They lie about nine tenths of the card's length apart, and the size is
+/// about a tenth of that length (a Bicycle deck on the blackjack webcam: 118 px apart, sizes 12
+/// and 13, 130 px cards). Two black queens lying head to head on an edje photo lie 11.4 sizes
+/// apart: two cards, not one.
+const RIVAL_REACH: f32 = 10.5;
+
 /// The outlines the loose index search leaves out: those read at both corners, and the cards
 /// surely face down (`backs`). An outline read by one corner only may be two overlapping cards
 /// taken for one (the one below showing its index, the one on top the rest), so it is searched.
@@ -74,13 +81,6 @@ pub(in crate::vision::cards) fn twin(hit: &IndexHit, kept: &[IndexHit], out: &[C
                     || d.index_boxes.iter().any(|b| dist([b[0] as f32, b[1] as f32], centre) < reach))
         })
 }
-
-/// How far apart, in index sizes (`IndexHit::size`, the larger of the two), the two indices of
-/// one card lie at most. They lie about nine tenths of the card's length apart, and the size is
-/// about a tenth of that length (a Bicycle deck on the blackjack webcam: 118 px apart, sizes 12
-/// and 13, 130 px cards). Two black queens lying head to head on an edje photo lie 11.4 sizes
-/// apart: two cards, not one.
-const RIVAL_REACH: f32 = 10.5;
 
 /// Whether `a` and `b` are the two corners of one card read as two cards of one rank and one
 /// colour: read in opposite directions, each lying ahead of the other along its own "down" and

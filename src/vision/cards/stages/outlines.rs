@@ -10,6 +10,32 @@ use crate::vision::cards::picture::pixels::*;
 use crate::vision::cards::picture::quad::*;
 use crate::vision::cards::types::*;
 
+/// A dark frame around the image lets a card that fills it, or leaves it, close its outline.
+pub(in crate::vision::cards) const PAD: i32 = 4;
+
+/// The disc that peels a shapeless outline (`peeled`), as a share of the square root of its area:
+/// wider than a face-down card's white rim, narrower than the white between a face's pips.
+const PEEL_DISC: f64 = 0.1;
+
+/// The least length, in pixels, of a card peeled out of a shapeless outline: a guess at a card is
+/// made only where its corners are large enough to be read surely (a smaller card's index is
+/// left to the loose search, as it was).
+const PEEL_MIN_LENGTH: f32 = 80.0;
+
+/// Holes in a shapeless outline smaller than this share of its area are filled before it is peeled
+/// (a face's pips and index; a face-down card's middle is larger).
+const PEEL_HOLE: f64 = 0.1;
+
+/// Canny's lower gradient threshold for `edge_outlines` (the upper is 2.5 times it): the
+/// face-down count on fresh synthetic tables (seeds 9e6, not the test seeds) was the same from
+/// 15 to 30.
+pub(in crate::vision::cards) const EDGE_LOW: f64 = 20.0;
+
+/// The least share of an unread outline that must run along an edge (`edge_support`) for it to
+/// count as a card: contours through a table's shading measured 0–0.2 on rendered felt and pale
+/// cloth, cards of the real and rendered sets 0.3–1 (nearly all above 0.6).
+pub(in crate::vision::cards) const MIN_EDGE_SUPPORT: f32 = 0.3;
+
 /// Card-shaped bright regions of a BGR frame, as quads clockwise from the card's top-left.
 ///
 /// One global threshold cannot serve every table: on a pale carpet or wood the brightness of
@@ -195,9 +221,6 @@ pub(in crate::vision::cards) fn refine_quad(
     Ok(found.unwrap_or(*quad))
 }
 
-/// A dark frame around the image lets a card that fills it, or leaves it, close its outline.
-pub(in crate::vision::cards) const PAD: i32 = 4;
-
 /// Masks of the bright parts of a single-channel image, blurred and padded: Otsu's threshold,
 /// and two levels just under the brightest paper, where a pale textured table (carpet, wood
 /// grain) falls away from the card while the card's white border still closes its outline.
@@ -234,22 +257,6 @@ pub(in crate::vision::cards) fn new_edge_cards(edged: &[Outline], outlines: &[Ou
         .collect()
 }
 
-/// The disc that peels a shapeless outline (`peeled`), as a share of the square root of its area:
-/// wider than a face-down card's white rim, narrower than the white between a face's pips.
-const PEEL_DISC: f64 = 0.1;
-/// The least length, in pixels, of a card peeled out of a shapeless outline: a guess at a card is
-/// made only where its corners are large enough to be read surely (a smaller card's index is
-/// left to the loose search, as it was).
-const PEEL_MIN_LENGTH: f32 = 80.0;
-/// Holes in a shapeless outline smaller than this share of its area are filled before it is peeled
-/// (a face's pips and index; a face-down card's middle is larger).
-const PEEL_HOLE: f64 = 0.1;
-
-/// Canny's lower gradient threshold for `edge_outlines` (the upper is 2.5 times it): the
-/// face-down count on fresh synthetic tables (seeds 9e6, not the test seeds) was the same from
-/// 15 to 30.
-pub(in crate::vision::cards) const EDGE_LOW: f64 = 20.0;
-
 /// Card outlines drawn by edges: on a table as pale as the cards no level parts them, but their
 /// borders still make edges. The outer contour of each cluster of (closed) edges is looked at;
 /// a textured table's edges run together into clusters reaching the frame's border, and those
@@ -278,11 +285,6 @@ pub(in crate::vision::cards) fn edge_outlines(blurred: &Mat, min_area: f64) -> o
     }
     Ok((out, closed))
 }
-
-/// The least share of an unread outline that must run along an edge (`edge_support`) for it to
-/// count as a card: contours through a table's shading measured 0–0.2 on rendered felt and pale
-/// cloth, cards of the real and rendered sets 0.3–1 (nearly all above 0.6).
-pub(in crate::vision::cards) const MIN_EDGE_SUPPORT: f32 = 0.3;
 
 /// How much of an outline's edge runs along `edges` (from `edge_outlines`: padded, thickened,
 /// its border band cleared): the share of points along its four sides with an edge pixel within
