@@ -229,7 +229,7 @@ fn a_target_turned_up_under_its_shield_is_read_where_the_row_says_it_lies() {
 
 /// How often a whole dealt table is placed exactly right from one frame, over 20 seeds.
 #[test]
-#[ignore = "a measurement: about a minute; run with --ignored --nocapture"]
+#[ignore = "a measurement, not a check: 2-seat tables placed exactly right from one frame, 9 of 20 from the reader alone and 19 of 20 with the backs found along the rows (release build); run with --ignored --nocapture"]
 fn measure_placement_over_seeds() {
     let detector = CardDetector::new().expect("models load");
     let mut renderer = Renderer::new();
@@ -346,7 +346,7 @@ fn the_settled_view_keeps_names_through_a_hand_and_a_card_turned_down() {
 
 /// Prints what the reader finds on a dealt table, in table millimetres (a debugging aid).
 #[test]
-#[ignore = "a debugging aid"]
+#[ignore = "a debugging aid that measures nothing: prints what the reader finds on a dealt table (SEED, VARIED, SAVE=file.png); run with --ignored --nocapture"]
 fn dump_sightings() {
     let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
     let detector = CardDetector::new().expect("models load");
