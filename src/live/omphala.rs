@@ -208,7 +208,8 @@ impl OmphalaSession {
         if !self.seating_said && self.watch.fitted() && self.watch.layout().is_some() {
             self.seating_said = true;
             let text = crate::table::calibrate::seating(self.referee.names());
-            self.note(text);
+            let at = Moment { frame: watched.frame, ms: watched.ms };
+            self.say(vec![RefereeEvent::Note { text, at }], at);
         }
         if let Some(view) = &watched.view {
             let at = Moment { frame: watched.frame, ms: watched.ms };
