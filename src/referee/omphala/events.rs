@@ -15,6 +15,23 @@ pub struct Moment {
     pub ms: u64,
 }
 
+/// What a question is about, which says how it is answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum About {
+    /// Which of the explanations' next inputs was played.
+    #[default]
+    WhichMove,
+    /// Whether attackers put back with no reveal read had attacked, and with what card shown
+    /// (or `no attack`).
+    PutBack,
+    /// Which chain of moves nobody saw explains the table (or `none of these`).
+    MovesUnseen,
+    /// The referee is lost: the table is right with a player to play, or it will be put back;
+    /// or the operator fixes a place the camera got wrong.
+    TableRight,
+}
+
 /// One thing the referee says.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
@@ -61,7 +78,7 @@ pub enum RefereeEvent {
         candidates: Vec<String>,
         /// What is asked (not written: the candidates say it in words).
         #[serde(skip)]
-        about: super::question::About,
+        about: About,
         #[serde(flatten)]
         at: Moment,
     },

@@ -3,28 +3,10 @@
 //! where one is left to name) or with a fix; the answer becomes the record line the referee,
 //! the journal and `--answers` files take (`docs/referee-events.md`, `confirm`).
 
-use serde::Serialize;
-
+pub use super::events::About;
 use super::events::RefereeEvent;
 use super::put_back::CARD_TO_NAME;
 use crate::cards::Card;
-
-/// What a question is about, which says how it is answered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum About {
-    /// Which of the explanations' next inputs was played.
-    #[default]
-    WhichMove,
-    /// Whether attackers put back with no reveal read had attacked, and with what card shown
-    /// (or `no attack`).
-    PutBack,
-    /// Which chain of moves nobody saw explains the table (or `none of these`).
-    MovesUnseen,
-    /// The referee is lost: the table is right with a player to play, or it will be put back;
-    /// or the operator fixes a place the camera got wrong.
-    TableRight,
-}
 
 /// One candidate answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
