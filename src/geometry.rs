@@ -147,18 +147,24 @@ pub fn quad_contains(q: &[Pt; 4], p: Pt) -> bool {
     true
 }
 
+/// A card's face pixel (in a face `face_width` px wide) → table millimetres, for a card lying
+/// at `centre` turned by `angle` (radians).
+pub fn face_to_table(centre: Pt, angle: f64, face_width: i32) -> Homography {
+    let px_to_mm = crate::cards::CARD_MM.0 / f64::from(face_width);
+    let (w, h) = crate::cards::physical::face_size(face_width);
+    Homography::translation(centre.x, centre.y)
+        .then_after(&Homography::rotation(angle))
+        .then_after(&Homography::scale(px_to_mm, px_to_mm))
+        .then_after(&Homography::translation(-f64::from(w) / 2.0, -f64::from(h) / 2.0))
+}
+
 /// The corners of a card lying on the table at `centre`, turned by `angle` (radians), clockwise
 /// from the top-left corner of its face, in table millimetres.
 pub fn card_corners(centre: Pt, angle: f64) -> [Pt; 4] {
-    // Worked out on a face 100 px wide, as the renderer places its faces, so both agree exactly.
     let width = 100;
-    let px_to_mm = crate::cards::CARD_MM.0 / f64::from(width);
+    let to_table = face_to_table(centre, angle, width);
     let (w, h) = crate::cards::physical::face_size(width);
     let (w, h) = (f64::from(w), f64::from(h));
-    let to_table = Homography::translation(centre.x, centre.y)
-        .then_after(&Homography::rotation(angle))
-        .then_after(&Homography::scale(px_to_mm, px_to_mm))
-        .then_after(&Homography::translation(-w / 2.0, -h / 2.0));
     [Pt::new(0.0, 0.0), Pt::new(w, 0.0), Pt::new(w, h), Pt::new(0.0, h)].map(|p| to_table.apply(p))
 }
 

@@ -61,12 +61,7 @@ pub struct PlacedCard {
 impl PlacedCard {
     /// Card-face pixel (in a face `face_width` px wide) → table millimetres.
     fn face_to_table(&self, face_width: i32) -> Homography {
-        let px_to_mm = CARD_MM.0 / f64::from(face_width);
-        let (fw, fh) = face::face_size(face_width);
-        Homography::translation(self.centre.x, self.centre.y)
-            .then_after(&Homography::rotation(self.angle))
-            .then_after(&Homography::scale(px_to_mm, px_to_mm))
-            .then_after(&Homography::translation(-f64::from(fw) / 2.0, -f64::from(fh) / 2.0))
+        crate::geometry::face_to_table(self.centre, self.angle, face_width)
     }
 
     /// The card's corners on the table, clockwise from the top-left corner of its face.

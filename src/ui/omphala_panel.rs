@@ -277,12 +277,13 @@ mod tests {
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
 
+    use crate::referee::omphala::RefereeEvent;
     use crate::referee::omphala::question::Question;
 
     fn question(about: About, lines: &[&str]) -> Question {
-        let names_card = |line: &str| line.split(' ').any(|w| w == CARD_TO_NAME);
-        let candidates = lines.iter().map(|l| Candidate { line: l.to_string(), names_card: names_card(l) }).collect();
-        Question { about, candidates }
+        let candidates = lines.iter().map(|l| l.to_string()).collect();
+        let event = RefereeEvent::Confirm { candidates, about, at: Default::default() };
+        Question::of(&event).expect("a confirm is a question")
     }
 
     #[test]

@@ -21,8 +21,8 @@ pub struct Found {
 
 /// The illegal move that turns `state`'s table into `view`, if one does.
 pub fn explain(state: &GameState, view: &TableView, names: &[String]) -> Option<Found> {
+    let unseen_top = shown_discard(state, view);
     for seat in 0..state.players.len() {
-        let unseen_top = shown_discard(state, view);
         for mv in laid_and_played(state, seat) {
             let Some(moved) = carried_out(state, seat, &mv, unseen_top, None) else { continue };
             if !shows(view, seat, &mv, &moved) {

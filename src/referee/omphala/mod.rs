@@ -755,13 +755,13 @@ impl OmphalaReferee {
         let best = self.hypotheses.iter().min_by_key(|h| h.distance(view));
         if let Some(best) = best {
             out.push(RefereeEvent::Desync { differences: conflicts(&expected(&best.state), view), at });
-            let candidates = correct::candidates(&self.committed, &self.names);
             let Some(lost) = &mut self.lost else { return };
             lost.reported = true;
             lost.complained = true;
             // Lost: the operator can say the table is right (and whose turn it is), or that it
             // will be put back.
             if !lost.asked_if_right {
+                let candidates = correct::candidates(&self.committed, &self.names);
                 out.push(RefereeEvent::Confirm { candidates, about: question::About::TableRight, at });
                 lost.asked_if_right = true;
             }
