@@ -29,7 +29,7 @@ pub struct TrackConfig {
     pub missing_frames: usize,
     /// Readings of one card (frames, or photos) before it is named.
     pub min_readings: u32,
-    /// Summed weight of those readings before it is named (a sure reading of a card 120 px long
+    /// Summed weight of those readings before it is named (a sure reading of a card `FULL_WEIGHT_PX` long
     /// or larger weighs about 1).
     pub min_weight: f32,
     /// Quiet readings of another card than its name, in a row, after which a named card is
@@ -100,8 +100,10 @@ const BUSY_SHARE: f64 = 0.08;
 const SKIN_SHARE: f64 = 0.3;
 /// Reading confidence below which a reading is not counted at all.
 const MIN_CONFIDENCE: f32 = 0.5;
-/// A card this many pixels long or longer gives its readings full weight.
-const FULL_WEIGHT_PX: f64 = 110.0;
+/// A card this many pixels long or longer gives its readings full weight: its index is then
+/// about 12 pixels tall, read as surely as a larger one (a sure reading of a 90 to 110 px
+/// webcam card names it from one photo; one of a 55 px phone-video card weighs 0.6).
+const FULL_WEIGHT_PX: f64 = 90.0;
 
 /// One card seen in one frame, in image pixels.
 #[derive(Clone, Debug)]

@@ -28,6 +28,11 @@ use super::types::*;
 const SMALL_BLACK_COURT: f32 = 90.0;
 const SMALL_BLACK_COURT_SURE: f32 = 0.95;
 
+/// A reading the centre confirms in full (as many clean pips as its rank, their outline its
+/// suit) has two witnesses that see different parts of the card: it is as sure as a clear index
+/// reading, whatever the corner alone gave. The settled view then names it from one photo.
+const CONFIRMED_BY_PIPS: f32 = 0.95;
+
 impl CardDetector {
     /// Every card outline found in a BGR frame, read where face up.
     pub fn detect(&self, frame: &Mat) -> opencv::Result<Vec<CardDetection>> {
@@ -75,19 +80,22 @@ impl CardDetector {
         out.retain(|d| d.card.is_some() || d.quad.is_some());
         // The centre of each face read is a second witness: a reading it contradicts goes unread,
         // but for one whose suit alone it corrects on a whole card large enough to show its pips'
-        // shape (`witness::suit_from_pips`), named at the bar's confidence.
+        // shape (`witness::suit_from_pips`), named at the bar's confidence. A reading the centre
+        // confirms in full is sure (`CONFIRMED_BY_PIPS`).
         for d in &mut out {
             if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
                 && !card.rank.is_court()
                 && witness::card_shaped(&quad)
             {
                 let centre = witness::centre_of(frame, &quad)?;
+                let whole = !cut_by_frame(&quad, size) && longer_side(&quad) >= PIPS_SHOW_SUIT;
                 if !witness::agrees(card, &centre) {
-                    let whole = !cut_by_frame(&quad, size) && longer_side(&quad) >= PIPS_SHOW_SUIT;
                     d.card = witness::suit_from_pips(card, &centre).filter(|_| whole);
                     if d.card.is_some() {
                         d.confidence = self.config.min_confidence;
                     }
+                } else if whole && witness::confirms(card, &centre) {
+                    d.confidence = d.confidence.max(CONFIRMED_BY_PIPS);
                 }
             }
             // Only a whole outline tells the card's size: one cut by the picture's edge or

@@ -236,6 +236,18 @@ pub fn agrees(card: Card, centre: &Centre) -> bool {
         || (centre.red.is_none_or(|red| red == card.suit.is_red()) && centre.suit.is_none_or(|s| s == card.suit))
 }
 
+/// Whether the centre confirms `card` in full: a 2 to 10 whose rank is the count of clean pips
+/// (no figure, no gold) and whose suit their outline shows.
+pub fn confirms(card: Card, centre: &Centre) -> bool {
+    let rank = card.rank.value();
+    !centre.figure
+        && !centre.gold
+        && (2..=10).contains(&rank)
+        && centre.pips == Some(rank)
+        && centre.suit == Some(card.suit)
+        && centre.red.is_none_or(|red| red == card.suit.is_red())
+}
+
 /// The card a reading the centre contradicts only in its suit is, by the centre's pips: as many
 /// clean pips as the rank, their outline the other suit of the reading's colour (a spade's index
 /// read as a club's at webcam size; the large centre pips show the stem). `None` where the centre
@@ -277,6 +289,26 @@ mod tests {
         let face = draw_face(code.parse().unwrap(), style, 200).unwrap();
         let (w, h) = (face.cols() as f32, face.rows() as f32);
         centre_of(&face, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]).unwrap()
+    }
+
+    #[test]
+    fn the_centre_confirms_a_reading_only_by_its_count_and_its_pips_suit() {
+        let card = |c: &str| c.parse::<Card>().unwrap();
+        let seen = Centre {
+            pips: Some(6),
+            red: Some(true),
+            figure: false,
+            gold: false,
+            suit: Some(Suit::Hearts),
+            whole: true,
+        };
+        assert!(confirms(card("6H"), &seen));
+        assert!(!confirms(card("6D"), &seen), "another suit of the colour");
+        assert!(!confirms(card("7H"), &seen), "another count");
+        assert!(!confirms(card("6H"), &Centre { suit: None, ..seen }), "the pips' shape unclear");
+        assert!(!confirms(card("6H"), &Centre { gold: true, ..seen }));
+        assert!(!confirms(card("6H"), &Centre { figure: true, ..seen }));
+        assert!(!confirms(card("AH"), &Centre { pips: Some(1), ..seen }), "an ace's pip is drawn too many ways");
     }
 
     #[test]
