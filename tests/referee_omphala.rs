@@ -906,6 +906,43 @@ mod by_hand {
     }
 
     #[test]
+    fn a_way_back_that_takes_in_a_drawn_card_before_a_move_is_put_to_the_operator() {
+        let layout = TableLayout::standard(2);
+        // Alice's end is seen only with the draw that follows it (it may have been a draw
+        // action): nothing is committed past the deal until a later view tells.
+        let before = "Alice end\nAlice drew 10S\n";
+        let after = "Bob drew 2D\nBob shield 4D 1\n";
+        let chain = format!("{before}{after}").trim_end().replace('\n', " / ");
+        for answer in [chain.as_str(), NONE_OF_THESE] {
+            let (mut referee, state) = start();
+            let drawn = played(&state, before);
+            referee.observe(&ideal_view(&expected(&drawn), &layout), Moment { frame: 2, ms: 1000 });
+            // Bob's 8H gone from sight for a while: the referee is lost and says so.
+            let mut lost = drawn.clone();
+            lost.players[1].back.retain(|e| e.card != Some("8H".parse().unwrap()));
+            let lost = ideal_view(&expected(&lost), &layout);
+            referee.observe(&lost, Moment { frame: 3, ms: 2000 });
+            let said = referee.observe(&lost, Moment { frame: 4, ms: 8000 });
+            assert!(said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
+            // The table then shows Bob's draw and his shield at once: the card may have been
+            // drawn after the shield, so the way back is asked, not taken.
+            let view = ideal_view(&expected(&played(&state, &format!("{before}{after}"))), &layout);
+            let said = referee.observe(&view, Moment { frame: 5, ms: 9000 });
+            assert_eq!(referee.record().len(), 1, "nothing committed before the answer: {said:?}");
+            assert_eq!(question(&said), Some(vec![chain.clone(), NONE_OF_THESE.to_string()]), "{said:?}");
+            referee.answer(answer, Moment { frame: 5, ms: 9000 });
+            let committed = if answer == NONE_OF_THESE { 1 } else { 5 };
+            assert_eq!(referee.record().len(), committed, "answered {answer}");
+            // A table that changes again is not put as the same way back once refused.
+            let mut nudged = view.clone();
+            nudged.seats[0].back[0].base.centre.x += 1.0;
+            let said = referee.observe(&nudged, Moment { frame: 6, ms: 9500 });
+            assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Confirm { .. })), "{said:?}");
+            assert_eq!(referee.record().len(), committed);
+        }
+    }
+
+    #[test]
     fn a_card_drawn_but_not_read_prompts_the_drawer_to_hold_it_up() {
         let (mut referee, state) = start();
         let drawn = played(&state, "Alice end\nAlice drew 10S\n");

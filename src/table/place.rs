@@ -250,6 +250,7 @@ fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
     order.sort_by(|&a, &b| located[a].1.total_cmp(&located[b].1));
     let mut modifier_of: Vec<Option<usize>> = vec![None; cards.len()];
     let mut used = vec![false; cards.len()];
+    let mut seen_again = Vec::new();
     // Nearest the row line first: a base takes the card lying a modifier's offset toward the seat.
     for &base in &order {
         if used[base] {
@@ -264,12 +265,18 @@ fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
         used[base] = true;
         if let Some(m) = partner {
             used[m] = true;
-            modifier_of[base] = Some(m);
+            // A deck holds each card once: read as the base's own card, it is the base seen
+            // again (an index read apart, placed a card's offset off), not its modifier.
+            if cards[m].card.is_some() && cards[m].card == cards[base].card {
+                seen_again.push(m);
+            } else {
+                modifier_of[base] = Some(m);
+            }
         }
     }
     let modifiers: Vec<usize> = modifier_of.iter().flatten().copied().collect();
     let mut entities: Vec<(f64, EntityView)> = (0..cards.len())
-        .filter(|i| !modifiers.contains(i))
+        .filter(|i| !modifiers.contains(i) && !seen_again.contains(i))
         .map(|i| (located[i].0, EntityView { base: cards[i], modifier: modifier_of[i].map(|m| cards[m]) }))
         .collect();
     entities.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -331,6 +338,11 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
         let base = CardView { centre: base_at, ..s.view() };
         let top = CardView { face: s.face, card: piece.base_card.filter(|&c| Some(c) != s.card), centre: top_at };
         return vec![base, top];
+    }
+    // A deck holds each card once: the same card read at both ends is one card whose outline
+    // took in a strip of its neighbour (a modifier lying beside it), lying on the row's line.
+    if s.face == Face::Up && s.card.is_some() && piece.base_card == s.card {
+        return vec![CardView { centre: base_at, ..s.view() }];
     }
     let base = CardView { face: s.face, card: piece.base_card, centre: base_at };
     let top = CardView { centre: top_at, ..s.view() };
@@ -614,6 +626,43 @@ mod tests {
             let front = &view.seats.iter().find(|s| !s.front.is_empty()).unwrap().front;
             assert_eq!(front[0].base.card, Some(card("AH")), "{front:?}");
             assert_eq!(front[0].modifier.and_then(|m| m.card), None);
+        }
+    }
+
+    #[test]
+    fn a_stack_whose_two_ends_read_as_one_card_is_that_card_alone_on_the_row() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            let base = row.slot(2);
+            let mut shown = stack(Face::Up, base, &row);
+            shown.card = Some(card("4H"));
+            let mut corner = seen(Some("4H"), Face::Up, base, row.angle);
+            corner.outline = None;
+            let view = place_sightings(&[shown, corner], &layout);
+            let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+            assert_eq!(back.len(), 1, "{back:?}");
+            assert_eq!((back[0].base.card, back[0].modifier), (Some(card("4H")), None), "{back:?}");
+            assert!(back[0].base.centre.distance(base) < SAME_CARD_MM, "{back:?}");
+        }
+    }
+
+    #[test]
+    fn the_base_s_own_card_seen_again_where_a_modifier_would_lie_is_no_modifier() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            let base = row.slot(3);
+            let sightings = [
+                seen(Some("4H"), Face::Up, base, row.angle),
+                seen(Some("4H"), Face::Up, row.modifier_at(base), row.angle),
+                seen(Some("5H"), Face::Up, row.slot(4), row.angle),
+                seen(Some("6H"), Face::Up, row.modifier_at(row.slot(4)), row.angle),
+            ];
+            let view = place_sightings(&sightings, &layout);
+            let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+            let read: Vec<_> = back.iter().map(|e| (e.base.card, e.modifier.and_then(|m| m.card))).collect();
+            assert_eq!(read, [(Some(card("4H")), None), (Some(card("5H")), Some(card("6H")))], "{back:?}");
         }
     }
 

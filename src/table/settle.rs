@@ -123,6 +123,10 @@ fn view_of(cards: &[(Place, CardView)], seats: usize) -> TableView {
                     RowName::Back => &mut view.seats[seat].back,
                 };
                 match (part, list.last_mut()) {
+                    // A deck holds each card once: the base's own name settled where its modifier
+                    // would lie is the base seen again (frames that placed it a little off), no
+                    // card over it.
+                    (Part::Modifier, Some(e)) if card.card.is_some() && card.card == e.base.card => {}
                     (Part::Modifier, Some(e)) => e.modifier = Some(*card),
                     _ => list.push(EntityView::single(*card)),
                 }
@@ -627,6 +631,22 @@ mod tests {
     /// Feeds `view` `n` times as still frames; returns the last settled view emitted, if any.
     fn feed(s: &mut Settler, view: &TableView, n: usize) -> Option<Settled> {
         (0..n).filter_map(|_| s.push(view.clone(), Motion::STILL)).last()
+    }
+
+    #[test]
+    fn a_base_s_own_name_settled_as_its_modifier_is_no_modifier() {
+        let at = |slot, part| Place::Seat { seat: 0, row: RowName::Back, slot, part };
+        let named = |code: &str, x: f64| CardView { face: Face::Up, card: code.parse().ok(), centre: Pt::new(x, 0.0) };
+        let cards = [
+            (at(0, Part::Base), named("4H", 0.0)),
+            (at(0, Part::Modifier), named("4H", 1.0)),
+            (at(1, Part::Base), named("5H", 72.0)),
+            (at(1, Part::Modifier), named("6H", 73.0)),
+        ];
+        let back = &view_of(&cards, 1).seats[0].back;
+        let read: Vec<_> = back.iter().map(|e| (e.base.card, e.modifier.and_then(|m| m.card))).collect();
+        let card = |c: &str| c.parse().ok();
+        assert_eq!(read, [(card("4H"), None), (card("5H"), card("6H"))]);
     }
 
     #[test]

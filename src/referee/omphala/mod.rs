@@ -20,7 +20,7 @@ pub mod unseen;
 
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
-use crate::rules::omphala::{GameState, Input, Observation, RuleOptions, apply};
+use crate::rules::omphala::{Action, GameState, Input, Observation, RuleOptions, apply};
 use crate::table::TableView;
 pub use events::{Moment, RefereeEvent};
 use expect::{conflicts, expected};
@@ -109,11 +109,21 @@ struct Lost {
     /// Explanations of the view that take several moves nobody saw, put to the operator: the
     /// referee never guesses its way back.
     far: Option<Vec<Hypothesis>>,
+    /// Explanations the operator said did not happen (their record lines): not put again.
+    refused: Vec<String>,
 }
 
 impl Lost {
     fn since(ms: u64) -> Lost {
-        Lost { since: ms, reported: false, searched_far: false, complained: false, asked_if_right: false, far: None }
+        Lost {
+            since: ms,
+            reported: false,
+            searched_far: false,
+            complained: false,
+            asked_if_right: false,
+            far: None,
+            refused: Vec::new(),
+        }
     }
 }
 
@@ -207,6 +217,9 @@ impl OmphalaReferee {
                 self.explain_all(view, search::NEAR)
             }
         };
+        if let Some(lost) = &self.lost {
+            next.retain(|h| !lost.refused.contains(&self.far_line(h)));
+        }
         if next.is_empty() {
             self.unexplained(view, at, again, &mut out);
             return out;
@@ -214,6 +227,18 @@ impl OmphalaReferee {
         if again {
             // Several moves nobody saw explain the table: the operator says which, if any.
             self.ask_far(next, at, &mut out);
+            return out;
+        }
+        // Back from a spell it complained of, by a card drawn before moves it saw: the card may
+        // have been drawn later than those moves (the one really drawn then never read, a row
+        // misread meanwhile), so the operator says whether that is what happened.
+        if let Some(lost) = &self.lost
+            && lost.complained
+            && next.iter().any(|h| drawn_before_a_move(&h.inputs))
+        {
+            if lost.far.is_none() {
+                self.ask_far(next, at, &mut out);
+            }
             return out;
         }
         if self.lost.take().is_some_and(|lost| lost.complained) {
@@ -360,6 +385,10 @@ impl OmphalaReferee {
         let mut out = Vec::new();
         if line.trim() == NONE_OF_THESE {
             self.far_refused = self.last_view.clone();
+            let lines: Vec<String> = found.iter().map(|h| self.far_line(h)).collect();
+            if let Some(lost) = &mut self.lost {
+                lost.refused.extend(lines);
+            }
             return out;
         }
         let view = self.last_view.clone().unwrap_or_default();
@@ -803,6 +832,16 @@ impl OmphalaReferee {
 
 /// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
 /// they are, so their owners are asked to straighten them.
+/// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
+fn drawn_before_a_move(inputs: &[Input]) -> bool {
+    let drawn = inputs.iter().position(|i| matches!(i, Input::Observe(Observation::Drawn { .. })));
+    drawn.is_some_and(|k| {
+        inputs[k + 1..]
+            .iter()
+            .any(|i| matches!(i, Input::Act { action, .. } if !matches!(action, Action::EndTurn | Action::Draw)))
+    })
+}
+
 fn unread_deal_prompts(view: &TableView, names: &[String], at: Moment) -> Vec<RefereeEvent> {
     if view.seats.len() != names.len() || !view.seats.iter().all(search::laid_as_dealt) {
         return Vec::new();
