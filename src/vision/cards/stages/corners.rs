@@ -17,9 +17,10 @@ use crate::vision::cards::readers::witness;
 use crate::vision::cards::types::*;
 
 /// Outlines at least this long (pixels) show the suit in their pips' outline: a 58 px spade
-/// of a phone video showed a club's, while the eight spades of a 93 px card on a 1024x576
-/// webcam all showed their stems (and every pip must say the same).
-pub(in crate::vision::cards) const PIPS_SHOW_SUIT: f32 = 90.0;
+/// of a phone video showed a club's, and at 90 px a rendered nine of spades (blurred, dealt
+/// touching its neighbour) was named the nine of clubs, though the eight spades of a 93 px
+/// webcam card all showed their stems.
+pub(in crate::vision::cards) const PIPS_SHOW_SUIT: f32 = 100.0;
 
 /// An outline's corner readings and, beside each, its index box in the image.
 type OutlineReadings = (Vec<IndexReading>, Vec<[i32; 4]>);
