@@ -29,8 +29,8 @@ pub struct TrackConfig {
     pub missing_frames: usize,
     /// Readings of one card (frames, or photos) before it is named.
     pub min_readings: u32,
-    /// Summed weight of those readings before it is named (a sure reading of a card `FULL_WEIGHT_PX` long
-    /// or larger weighs about 1).
+    /// Summed weight of those readings before it is named (a sure reading of a card
+    /// `FULL_WEIGHT_PX` long or larger weighs about 1).
     pub min_weight: f32,
     /// Quiet readings of another card than its name, in a row, after which a named card is
     /// unnamed (and after twice as many, taken for a new card laid where it lay).

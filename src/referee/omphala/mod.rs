@@ -217,7 +217,7 @@ impl OmphalaReferee {
                 self.explain_all(view, search::NEAR)
             }
         };
-        if let Some(lost) = &self.lost {
+        if let Some(lost) = self.lost.as_ref().filter(|l| !l.refused.is_empty()) {
             next.retain(|h| !lost.refused.contains(&self.far_line(h)));
         }
         if next.is_empty() {
@@ -830,8 +830,6 @@ impl OmphalaReferee {
     }
 }
 
-/// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
-/// they are, so their owners are asked to straighten them.
 /// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
 fn drawn_before_a_move(inputs: &[Input]) -> bool {
     let drawn = inputs.iter().position(|i| matches!(i, Input::Observe(Observation::Drawn { .. })));
@@ -842,6 +840,8 @@ fn drawn_before_a_move(inputs: &[Input]) -> bool {
     })
 }
 
+/// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
+/// they are, so their owners are asked to straighten them.
 fn unread_deal_prompts(view: &TableView, names: &[String], at: Moment) -> Vec<RefereeEvent> {
     if view.seats.len() != names.len() || !view.seats.iter().all(search::laid_as_dealt) {
         return Vec::new();
