@@ -302,7 +302,12 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     };
     let ((along_len, along_mid), (across_len, across_mid)) = (span(&along), span(&across));
     let at = |a: f64, c: f64| Pt::new(u.x * a + d.x * c, u.y * a + d.y * c);
-    let columns = if along_len > CARD_MM.0 + SLOT_MM / 2.0 && across_len < STACK_MIN_MM {
+    // Cards side by side along the row, a base with its modifier among them (the outline as
+    // long across the row as a stack): a lone stack seen turned is as long along the row, but
+    // its outline is a card wide.
+    let wide = |min: f64| s.size().is_some_and(|(_, short)| short > min);
+    let side_by_side = across_len < STACK_MIN_MM || (across_len <= STACK_MAX_MM && wide(CARD_MM.0 * 1.3));
+    let columns = if along_len > CARD_MM.0 + SLOT_MM / 2.0 && side_by_side {
         ((along_len - CARD_MM.0) / SLOT_MM).round() as usize + 1
     } else {
         1
@@ -310,20 +315,38 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     if columns > 1 {
         let gap = (along_len - CARD_MM.0) / (columns - 1) as f64;
         let first = along_mid - gap * (columns - 1) as f64 / 2.0;
-        let centres: Vec<Pt> = (0..columns).map(|k| at(first + gap * k as f64, across_mid)).collect();
-        // Face up, the reading is the card's whose index was read; the others are unread.
-        let read = s
-            .index
-            .and_then(|i| (0..columns).min_by(|&a, &b| centres[a].distance(i).total_cmp(&centres[b].distance(i))));
-        return centres
-            .iter()
-            .enumerate()
-            .map(|(k, &centre)| CardView {
-                face: s.face,
-                card: if read == Some(k) { s.view().card } else { None },
-                centre,
-            })
+        let alongs: Vec<f64> = (0..columns).map(|k| first + gap * k as f64).collect();
+        // The outline's side away from the seat is the row's line; a column reaching a
+        // modifier's offset farther toward the seat is a base with its modifier.
+        let near = across_mid - across_len / 2.0;
+        // Each column's reach is taken at its outer end: between the ends, the outline's
+        // straight side cuts across the step from a stack to a lone card.
+        let outer = |k: usize, a: f64| match k {
+            0 => a - CARD_MM.0 / 2.0,
+            k if k == columns - 1 => a + CARD_MM.0 / 2.0,
+            _ => a,
+        };
+        let stacked: Vec<bool> = (0..columns)
+            .map(|k| seat_side_reach(&along, &across, outer(k, alongs[k])) - near >= STACK_MIN_MM)
             .collect();
+        let base_across = near + CARD_MM.1 / 2.0;
+        // Face up, the reading is the top card's of the column whose index was read; the others
+        // are unread.
+        let read = s.index.and_then(|i| {
+            let i_along = dot(i, u);
+            (0..columns).min_by(|&a, &b| (alongs[a] - i_along).abs().total_cmp(&(alongs[b] - i_along).abs()))
+        });
+        let card = |k: usize| if read == Some(k) { s.view().card } else { None };
+        let mut cards = Vec::new();
+        for (k, &a) in alongs.iter().enumerate() {
+            if stacked[k] {
+                cards.push(CardView { face: s.face, card: None, centre: at(a, base_across) });
+                cards.push(CardView { face: s.face, card: card(k), centre: at(a, base_across + MODIFIER_MM) });
+            } else {
+                cards.push(CardView { face: s.face, card: card(k), centre: at(a, base_across) });
+            }
+        }
+        return cards;
     }
     let stacked = (STACK_MIN_MM..=STACK_MAX_MM).contains(&across_len) && along_len < CARD_MM.0 * 1.35;
     if !stacked {
@@ -347,6 +370,22 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     let base = CardView { face: s.face, card: piece.base_card, centre: base_at };
     let top = CardView { centre: top_at, ..s.view() };
     vec![base, top]
+}
+
+/// How far toward the seat an outline reaches at `at` along the row: its side facing the seat
+/// (between the two corners reaching farthest toward the seat) followed to `at`. The corners are
+/// given by where they lie along the row and toward the seat.
+fn seat_side_reach(along: &[f64], across: &[f64], at: f64) -> f64 {
+    let mut order: Vec<usize> = (0..along.len()).collect();
+    order.sort_by(|&a, &b| across[b].total_cmp(&across[a]));
+    let (p, q) = (order[0], order[1]);
+    let (from, to) = if along[p] <= along[q] { (p, q) } else { (q, p) };
+    let span = along[to] - along[from];
+    if span < 1e-6 {
+        return across[from].max(across[to]);
+    }
+    let t = ((at - along[from]) / span).clamp(0.0, 1.0);
+    across[from] + t * (across[to] - across[from])
 }
 
 fn unit(v: Pt) -> Pt {
@@ -609,6 +648,77 @@ mod tests {
             assert!(shielded.centre.distance(row.modifier_at(row.slot(0))) < 1.0);
             assert_eq!(front[1].modifier, None);
         }
+    }
+
+    /// One outline around a base with its modifier at `stacked` and a lone card at `lone`,
+    /// touching along the row, as the reader fits it: a quad from the two ends' outer corners.
+    fn stack_beside_card(stacked: Pt, lone: Pt, row: &Row) -> Sighting {
+        let corners =
+            |centre: Pt| PlacedCard { card: card("2C"), face_up: true, centre, angle: row.angle }.corners_mm();
+        let (base, upper, flat) = (corners(stacked), corners(row.modifier_at(stacked)), corners(lone));
+        let (u, d) = (unit(row.step), toward_seat(row));
+        let along = |p: &Pt| p.x * u.x + p.y * u.y;
+        let toward = |p: &Pt| p.x * d.x + p.y * d.y;
+        let all: Vec<Pt> = base.iter().chain(&upper).chain(&flat).copied().collect();
+        let near: Vec<Pt> = all.iter().copied().filter(|p| toward(p) < toward(&stacked)).collect();
+        let end = |points: &[Pt], high: bool| {
+            let pick = |a: &&Pt, b: &&Pt| along(a).total_cmp(&along(b));
+            *if high { points.iter().max_by(pick) } else { points.iter().min_by(pick) }.unwrap()
+        };
+        // The seat side's corners: each end's card's corner reaching farthest toward the seat.
+        let far_corner = |centre: Pt, cs: [Pt; 4], high: bool| {
+            let side: Vec<Pt> = cs.iter().copied().filter(|p| toward(p) > toward(&centre)).collect();
+            end(&side, high)
+        };
+        let high_is_lone = along(&lone) > along(&stacked);
+        let (seat_lo, seat_hi) = if high_is_lone {
+            (far_corner(stacked, upper, false), far_corner(lone, flat, true))
+        } else {
+            (far_corner(lone, flat, false), far_corner(stacked, upper, true))
+        };
+        let outline = [end(&near, false), end(&near, true), seat_hi, seat_lo];
+        Sighting {
+            centre: quad_centre(&outline),
+            face: Face::Up,
+            card: None,
+            confidence: 0.9,
+            outline: Some(outline),
+            index: None,
+        }
+    }
+
+    #[test]
+    fn a_stack_merged_with_the_card_beside_it_is_split_into_both_entities() {
+        let layout = TableLayout::standard(2);
+        for seat in &layout.seats {
+            let row = seat.back;
+            for (stacked, lone) in [(2, 3), (3, 2)] {
+                let merged = stack_beside_card(row.slot(stacked), row.slot(lone), &row);
+                let view = place_sightings(&[merged], &layout);
+                let back = &view.seats.iter().find(|s| !s.back.is_empty()).unwrap().back;
+                assert_eq!(back.len(), 2, "{back:?}");
+                let with_modifier: Vec<bool> = back.iter().map(|e| e.modifier.is_some()).collect();
+                let want = if stacked < lone { [true, false] } else { [false, true] };
+                assert_eq!(with_modifier, want, "stack at {stacked}: {back:?}");
+                let at = |e: &EntityView| e.base.centre;
+                let slots = if stacked < lone { [stacked, lone] } else { [lone, stacked] };
+                for (e, slot) in back.iter().zip(slots) {
+                    assert!(at(e).distance(row.slot(slot)) < SAME_CARD_MM, "{back:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_stack_seen_turned_is_not_split_along_the_row() {
+        let layout = TableLayout::standard(2);
+        let row = layout.seats[0].back;
+        let base = row.slot(2);
+        let turned = Row { angle: row.angle + 20f64.to_radians(), ..row };
+        let mut shown = stack(Face::Up, base, &turned);
+        shown.card = Some(card("6H"));
+        let view = place_sightings(&[shown], &layout);
+        assert_eq!(view.seats[0].back.len(), 1, "{:?}", view.seats[0].back);
     }
 
     #[test]
