@@ -286,7 +286,8 @@ fn row_entities(pieces: Vec<Piece>, row: &Row) -> Vec<EntityView> {
 /// The cards one outline holds in a row: one card; two cards stacked end over end across the row
 /// (a base and its modifier: the reading is the top card's, whose whole face shows, and the
 /// base's is an index read apart); or cards side by side along the row, whose outlines the
-/// reader merged (cards lying close, with no edge between them it can see).
+/// reader merged (cards lying close, with no edge between them it can see), a base with its
+/// modifier among them.
 fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     let s = &piece.s;
     let Some(outline) = s.outline else {
