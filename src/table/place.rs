@@ -306,8 +306,8 @@ fn split_outline(piece: &Piece, row: &Row) -> Vec<CardView> {
     // Cards side by side along the row, a base with its modifier among them (the outline as
     // long across the row as a stack): a lone stack seen turned is as long along the row, but
     // its outline is a card wide.
-    let wide = |min: f64| s.size().is_some_and(|(_, short)| short > min);
-    let side_by_side = across_len < STACK_MIN_MM || (across_len <= STACK_MAX_MM && wide(CARD_MM.0 * 1.3));
+    let wide = s.size().is_some_and(|(_, short)| short > CARD_MM.0 * 1.3);
+    let side_by_side = across_len < STACK_MIN_MM || (across_len <= STACK_MAX_MM && wide);
     let columns = if along_len > CARD_MM.0 + SLOT_MM / 2.0 && side_by_side {
         ((along_len - CARD_MM.0) / SLOT_MM).round() as usize + 1
     } else {
