@@ -1137,6 +1137,57 @@ fn a_card_drawn_and_discarded_unseen_is_drawn_from_the_pile_s_top() {
     panic!("only {found} games with a card drawn and discarded at once");
 }
 
+/// A card drawn while nobody saw and used at once face down (a Spade stealing, retired face down;
+/// a Diamond shielding): no view ever shows it, the table shows only what it did. The far
+/// search lets the draw stand with a stand-in of the card's suit and the operator names it.
+#[test]
+fn a_card_drawn_unseen_and_used_at_once_face_down_is_named_by_the_operator() {
+    use card_referee::rules::omphala::Action;
+    let mut found = 0;
+    for seed in 0..300u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(31_400 + seed);
+        let out = play_out(&mut rng, 2, RuleOptions::default(), true).unwrap();
+        let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+        let used_at_once = out.inputs.windows(2).position(|pair| match (&pair[0], &pair[1]) {
+            (
+                Input::Observe(Observation::Drawn { card, .. }),
+                Input::Act { action: Action::Steal { with, .. } | Action::Shield { diamond: with, .. }, .. },
+            ) => card == with,
+            _ => false,
+        });
+        let Some(draw) = used_at_once else { continue };
+        let Input::Observe(Observation::Drawn { card, .. }) = out.inputs[draw] else { continue };
+        // Only the view between the draw and its use showed the card.
+        let shown_later = views.iter().any(|v| v.inputs_done > draw + 1 && v.view.shown_cards().contains(&card));
+        if shown_later {
+            continue;
+        }
+        found += 1;
+        let mut referee = OmphalaReferee::new(names(2), RuleOptions::default(), RefereeConfig::default());
+        let mut named = false;
+        for (k, scripted) in views.iter().enumerate() {
+            if scripted.inputs_done == draw + 1 {
+                continue;
+            }
+            for again in [0, 500] {
+                let at = Moment { frame: k as u64, ms: k as u64 * 1000 + again };
+                let said = referee.observe(&scripted.view, at);
+                named |= said.iter().any(|e| {
+                    matches!(e, RefereeEvent::Confirm { candidates, .. } if candidates.iter().any(|c| c.contains(" ?")))
+                });
+                answer_from_script(&mut referee, &said, &out.inputs, at);
+            }
+            assert_prefix(referee.record(), &out.inputs, 2, &format!("seed {seed}, view {k}"));
+        }
+        assert!(named, "seed {seed}: the card drawn unseen ({card}) was not left to name");
+        assert_eq!(visible(referee.record()), visible(&out.inputs), "seed {seed}");
+        if found == 2 {
+            return;
+        }
+    }
+    panic!("only {found} games with a card drawn unseen and used at once face down");
+}
+
 #[test]
 fn a_card_drawn_and_discarded_while_nobody_saw_is_named_by_the_operator() {
     use card_referee::rules::omphala::Action;

@@ -6,8 +6,8 @@
 use opencv::core::Mat;
 
 use super::{
-    CardTracker, CardView, Face, Motion, MotionGate, SettleConfig, Settler, TableLayout, TableView, TrackConfig,
-    learn_layout, place_frame, place_in_image,
+    CardTracker, CardView, EntityView, Face, Motion, MotionGate, Row, SettleConfig, Settler, TableLayout, TableView,
+    TrackConfig, learn_layout, place_frame, place_in_image,
 };
 use crate::cards::Card;
 use crate::geometry::{Pt, card_corners};
@@ -166,6 +166,9 @@ impl TableWatch {
             return Ok(Watched { detections, cards, view: None, frame, ms });
         };
         read_unread(&self.detector, image, &mut view, layout)?;
+        if !self.stills {
+            keep_covered(self.settler.view().as_ref(), &mut view, layout, self.tracker.activity());
+        }
         if !self.stills
             && !fitted_now
             && changed_where_busy(
@@ -256,6 +259,56 @@ fn changed_where_busy(
         let region = square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)));
         activity.busy_share(&region) > BUSY_CARD
     })
+}
+
+/// Share of a card's part of the picture coloured like skin above which a hand lies over it.
+const UNDER_HAND: f64 = 0.3;
+
+/// A hand lying still over a row hides what it covers, and its outline may pass for a card or
+/// a modifier: there the row keeps what the settled view holds (a card under a hand is covered,
+/// neither gone nor moved), and only a card read face up there is new evidence. The hand's
+/// stillness would otherwise let a view without the covered card settle, and a move that card
+/// took part in be inferred from its absence.
+fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &TableLayout, activity: &ActivityMap) {
+    let Some(settled) = settled else { return };
+    let Some(to_image) = layout.image_to_table().inverse() else { return };
+    let h = CARD_REACH_MM;
+    let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
+    let covered =
+        |at: Pt| activity.skin_share(&square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)))) > UNDER_HAND;
+    for ((seat, was), zones) in view.seats.iter_mut().zip(&settled.seats).zip(&layout.seats) {
+        keep_covered_in_row(&mut seat.front, &was.front, &zones.front, &covered);
+        keep_covered_in_row(&mut seat.back, &was.back, &zones.back, &covered);
+    }
+    if settled.discard.is_some_and(|c| covered(c.centre)) {
+        view.discard = settled.discard;
+    }
+    if covered(layout.deck.centre) {
+        view.deck = settled.deck;
+    }
+}
+
+/// `keep_covered` for one row: the entities the frame found under a hand are dropped unless
+/// their base is read face up, the settled ones there are kept, and the row is put in order
+/// along its line again.
+fn keep_covered_in_row(row: &mut Vec<EntityView>, was: &[EntityView], line: &Row, covered: &impl Fn(Pt) -> bool) {
+    let hidden = |e: &EntityView| covered(e.base.centre) || e.modifier.is_some_and(|m| covered(m.centre));
+    let kept: Vec<EntityView> = was.iter().filter(|e| hidden(e)).copied().collect();
+    if kept.is_empty() && !row.iter().any(hidden) {
+        return;
+    }
+    let slot = line.step.x.hypot(line.step.y);
+    let read_up = |e: &EntityView| e.base.face == Face::Up && e.base.card.is_some();
+    row.retain(|e| {
+        let near_kept = kept.iter().any(|k| k.base.centre.distance(e.base.centre) < slot / 2.0);
+        (read_up(e) || !hidden(e)) && !(near_kept && !read_up(e))
+    });
+    for k in kept {
+        if !row.iter().any(|e| e.base.centre.distance(k.base.centre) < slot / 2.0) {
+            row.push(k);
+        }
+    }
+    row.sort_by(|a, b| line.locate(a.base.centre).0.total_cmp(&line.locate(b.base.centre).0));
 }
 
 /// Half the side of the square taken as a card's part of the picture, millimetres: a card is
@@ -399,6 +452,55 @@ mod tests {
         let reads = vec![Some(card("9H")), Some(card("3H")), None, Some(card("3H"))];
         let kept = unseen_readings(reads, vec![card("9H"), card("KD")]);
         assert_eq!(kept, vec![None, Some(card("3H")), None, None]);
+    }
+
+    #[test]
+    fn a_card_under_a_still_hand_stays_and_the_hand_is_no_card() {
+        let layout = layout();
+        let card = |c: &str| c.parse::<Card>().unwrap();
+        let (left, under_hand, right) = (Pt::new(-100.0, 115.0), Pt::new(100.0, 115.0), Pt::new(200.0, 115.0));
+        let row = |cards: Vec<CardView>| TableView {
+            seats: vec![
+                SeatView { front: Vec::new(), back: cards.into_iter().map(EntityView::single).collect() },
+                SeatView::default(),
+            ],
+            ..TableView::default()
+        };
+        let settled = row(vec![
+            CardView::up(card("JD"), left),
+            CardView::up(card("9D"), under_hand),
+            CardView::up(card("2S"), right),
+        ]);
+        let mut activity = ActivityMap::new(10.0, false);
+        for _ in 0..4 {
+            activity.measure(&frame(Some((695, 415)))).unwrap();
+        }
+        // The frame lacks the 9D under the hand and reads the hand as an unread card beside it.
+        let mut seen = row(vec![
+            CardView::up(card("JD"), left),
+            CardView::down(Pt::new(110.0, 120.0)),
+            CardView::up(card("2S"), right),
+        ]);
+        keep_covered(Some(&settled), &mut seen, &layout, &activity);
+        assert_eq!(seen, settled, "the covered card kept in its place, the hand no card");
+        // A card read face up under the hand is new evidence.
+        let mut seen = row(vec![
+            CardView::up(card("JD"), left),
+            CardView::up(card("KC"), under_hand),
+            CardView::up(card("2S"), right),
+        ]);
+        let read = seen.clone();
+        keep_covered(Some(&settled), &mut seen, &layout, &activity);
+        assert_eq!(seen, read);
+        // With no hand there, a card gone is gone.
+        let mut quiet = ActivityMap::new(10.0, false);
+        for _ in 0..4 {
+            quiet.measure(&frame(None)).unwrap();
+        }
+        let mut seen = row(vec![CardView::up(card("JD"), left), CardView::up(card("2S"), right)]);
+        let gone = seen.clone();
+        keep_covered(Some(&settled), &mut seen, &layout, &quiet);
+        assert_eq!(seen, gone);
     }
 
     #[test]

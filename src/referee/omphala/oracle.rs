@@ -46,9 +46,11 @@ impl Oracle {
     fn filled(&self, start: usize, candidate: &str) -> Option<String> {
         let parts: Vec<&str> = candidate.split(" / ").collect();
         let lines = self.lines.get(start..start + parts.len())?;
-        let fits = |line: &String, part: &&str| match part.strip_suffix(CARD_TO_NAME) {
-            Some(stem) => line.strip_prefix(stem).is_some_and(|card| !card.is_empty() && !card.contains(' ')),
-            None => line == part,
+        // A card left to name stands for one word of the line, wherever it lies in it.
+        let fits = |line: &String, part: &&str| {
+            let (words, want): (Vec<&str>, Vec<&str>) = (line.split(' ').collect(), part.split(' ').collect());
+            words.len() == want.len()
+                && words.iter().zip(&want).all(|(w, p)| w == p || (*p == CARD_TO_NAME && !w.is_empty()))
         };
         lines.iter().zip(&parts).all(|(line, part)| fits(line, part)).then(|| lines.join(" / "))
     }
@@ -101,6 +103,11 @@ mod tests {
         let answer = oracle.answer(&committed, &candidates);
         assert_eq!(answer.as_deref(), Some("Bob attack 9S Alice 1 / Alice revealed 1 3H"));
         // An attack the record does not hold was not made.
+        let candidates = lines(&["Alice drew ? / Bob attack ? Alice 1", "Bob attack 9S Alice 1"]);
+        assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("Bob attack 9S Alice 1"), "not Bob's draw");
+        let candidates = lines(&["Bob attack ? Alice 1 / Alice revealed 1 ?"]);
+        let answer = oracle.answer(&committed, &candidates);
+        assert_eq!(answer.as_deref(), Some("Bob attack 9S Alice 1 / Alice revealed 1 3H"), "a card named mid-line");
         let candidates = lines(&["Bob attack 9S Alice 2 / Alice revealed 2 ?", "no attack"]);
         assert_eq!(oracle.answer(&committed, &candidates).as_deref(), Some("no attack"));
     }

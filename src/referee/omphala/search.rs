@@ -43,7 +43,7 @@ pub struct Hypothesis {
     pub inputs: Vec<Input>,
     pub lag: Vec<Expected>,
     /// The stand-in card of a draw nobody saw, left for the operator to name
-    /// (`stand_in`): such an explanation is only ever put to the operator.
+    /// (`stand_ins`): such an explanation is only ever put to the operator.
     pub unseen: Option<Card>,
 }
 
@@ -163,7 +163,7 @@ fn children(
     if awaited(&node.state).is_some() {
         let seen = observations(&node.state, view, names, shown_before);
         if seen.is_empty() && reach.unseen_draw {
-            out.extend(unseen_draw(node, view));
+            out.extend(unseen_draws(node, view));
         }
         for input in seen {
             if let (Some(first), Input::Observe(Observation::Deal(deal))) = (first, &input)
@@ -216,16 +216,22 @@ fn children(
     out
 }
 
-/// The draw awaited, of a card nobody saw (a stand-in), once per explanation.
-fn unseen_draw(node: &Hypothesis, view: &TableView) -> Option<Hypothesis> {
-    let Some(Awaited::DrawnCard { player }) = awaited(&node.state) else { return None };
+/// The draw awaited, of a card nobody saw (a stand-in), once per explanation: one stand-in of
+/// each suit, since the suit says what the card may do at once (a Spade steal, a Diamond
+/// shield) before anyone reads it.
+fn unseen_draws(node: &Hypothesis, view: &TableView) -> Vec<Hypothesis> {
+    let Some(Awaited::DrawnCard { player }) = awaited(&node.state) else { return Vec::new() };
     if node.unseen.is_some() {
-        return None;
+        return Vec::new();
     }
-    let card = stand_in(&node.state, view)?;
-    let mut child = step(node, Input::Observe(Observation::Drawn { player, card }))?;
-    child.unseen = Some(card);
-    Some(child)
+    let mut out = Vec::new();
+    for card in stand_ins(&node.state, view) {
+        if let Some(mut child) = step(node, Input::Observe(Observation::Drawn { player, card })) {
+            child.unseen = Some(card);
+            out.push(child);
+        }
+    }
+    out
 }
 
 /// Applies one input; `None` when the engine refuses it.
@@ -341,10 +347,23 @@ pub fn laid_as_dealt(seat: &SeatView) -> bool {
     };
     bare(&seat.front, 2, Face::Down) && bare(&seat.back, 5, Face::Up)
 }
-/// The card that stands for an unseen draw: one the game has not seen and the view does not
-/// show, so no card on the table is taken for it.
-fn stand_in(state: &GameState, view: &TableView) -> Option<Card> {
+/// The cards that stand for an unseen draw: of each suit, the highest the game has not seen and
+/// the view does not show (no card on the table is taken for it, and the highest power is
+/// refused by the fewest rules; the operator names the real card).
+fn stand_ins(state: &GameState, view: &TableView) -> Vec<Card> {
     let seen = state.seen_cards();
     let shown = view.shown_cards();
-    (0..52).filter_map(Card::from_index).find(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
+    let unseen: Vec<Card> = (0..52)
+        .filter_map(Card::from_index)
+        .filter(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
+        .collect();
+    let mut out: Vec<Card> = Vec::new();
+    for card in unseen {
+        match out.iter_mut().find(|c| c.suit == card.suit) {
+            Some(kept) if kept.rank < card.rank => *kept = card,
+            Some(_) => {}
+            None => out.push(card),
+        }
+    }
+    out
 }
