@@ -276,9 +276,17 @@ fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &Tabl
     let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
     let covered =
         |at: Pt| activity.skin_share(&square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)))) > UNDER_HAND;
+    // A card read elsewhere in the frame has moved (an attacker slid forward under the hand
+    // holding it): it is not kept where it lay.
+    let shown = view.shown_cards();
+    let moved = |e: &EntityView| {
+        [Some(e.base), e.modifier].iter().flatten().any(|c| c.shown().is_some_and(|c| shown.contains(&c)))
+    };
+    let hidden =
+        |e: &EntityView| !moved(e) && (covered(e.base.centre) || e.modifier.is_some_and(|m| covered(m.centre)));
     for ((seat, was), zones) in view.seats.iter_mut().zip(&settled.seats).zip(&layout.seats) {
-        keep_covered_in_row(&mut seat.front, &was.front, &zones.front, &covered);
-        keep_covered_in_row(&mut seat.back, &was.back, &zones.back, &covered);
+        keep_covered_in_row(&mut seat.front, &was.front, &zones.front, &covered, &hidden);
+        keep_covered_in_row(&mut seat.back, &was.back, &zones.back, &covered, &hidden);
     }
     if settled.discard.is_some_and(|c| covered(c.centre)) {
         view.discard = settled.discard;
@@ -289,11 +297,17 @@ fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &Tabl
 }
 
 /// `keep_covered` for one row: the entities the frame found under a hand are dropped unless
-/// their base is read face up, the settled ones there are kept, and the row is put in order
-/// along its line again.
-fn keep_covered_in_row(row: &mut Vec<EntityView>, was: &[EntityView], line: &Row, covered: &impl Fn(Pt) -> bool) {
+/// their base is read face up, the settled ones `hidden` there are kept, and the row is put in
+/// order along its line again.
+fn keep_covered_in_row(
+    row: &mut Vec<EntityView>,
+    was: &[EntityView],
+    line: &Row,
+    covered: &impl Fn(Pt) -> bool,
+    hidden_before: &impl Fn(&EntityView) -> bool,
+) {
     let hidden = |e: &EntityView| covered(e.base.centre) || e.modifier.is_some_and(|m| covered(m.centre));
-    let kept: Vec<EntityView> = was.iter().filter(|e| hidden(e)).copied().collect();
+    let kept: Vec<EntityView> = was.iter().filter(|e| hidden_before(e)).copied().collect();
     if kept.is_empty() && !row.iter().any(hidden) {
         return;
     }
@@ -492,6 +506,12 @@ mod tests {
         let read = seen.clone();
         keep_covered(Some(&settled), &mut seen, &layout, &activity);
         assert_eq!(seen, read);
+        // The 9D read elsewhere (slid out of the row under the hand holding it) has moved.
+        let mut seen = row(vec![CardView::up(card("JD"), left), CardView::up(card("2S"), right)]);
+        seen.loose.push(CardView::up(card("9D"), Pt::new(100.0, 60.0)));
+        let slid = seen.clone();
+        keep_covered(Some(&settled), &mut seen, &layout, &activity);
+        assert_eq!(seen, slid);
         // With no hand there, a card gone is gone.
         let mut quiet = ActivityMap::new(10.0, false);
         for _ in 0..4 {
