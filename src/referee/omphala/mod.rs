@@ -225,6 +225,13 @@ impl OmphalaReferee {
             return out;
         }
         if again {
+            // One move the table shows, illegal, explains it better than moves nobody saw around
+            // a card nobody saw (an attacker that may not attack, slid out of its row, looks like
+            // an unseen card attacking after the attacker was discarded): it is ruled on.
+            if next.iter().all(|h| h.unseen.is_some()) && self.illegal_move(view).is_some() {
+                self.unexplained(view, at, again, &mut out);
+                return out;
+            }
             // Several moves nobody saw explain the table: the operator says which, if any.
             self.ask_far(next, at, &mut out);
             return out;
