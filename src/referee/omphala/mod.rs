@@ -228,7 +228,10 @@ impl OmphalaReferee {
             // One move the table shows, illegal, explains it better than moves nobody saw around
             // a card nobody saw (an attacker that may not attack, slid out of its row, looks like
             // an unseen card attacking after the attacker was discarded): it is ruled on.
-            if next.iter().all(|h| h.unseen.is_some()) && self.illegal_move(view).is_some() {
+            // Not a move judged illegal only for being made before the draw was seen: the unseen
+            // draw is what makes it legal.
+            let illegal_alone = self.illegal_move(view).is_some_and(|f| !AWAITING_A_DRAW.contains(&f.rule));
+            if next.iter().all(|h| h.unseen.is_some()) && illegal_alone {
                 self.unexplained(view, at, again, &mut out);
                 return out;
             }
@@ -838,6 +841,10 @@ impl OmphalaReferee {
 }
 
 /// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
+/// The rules a move breaks only by being made while the game waits for a drawn card to be seen
+/// (or for the discard a draw owes).
+const AWAITING_A_DRAW: [&str; 2] = ["waiting-for-observation", "discard-owed"];
+
 fn drawn_before_a_move(inputs: &[Input]) -> bool {
     let drawn = inputs.iter().position(|i| matches!(i, Input::Observe(Observation::Drawn { .. })));
     drawn.is_some_and(|k| {
