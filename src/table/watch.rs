@@ -264,11 +264,12 @@ fn changed_where_busy(
 /// Share of a card's part of the picture coloured like skin above which a hand lies over it.
 const UNDER_HAND: f64 = 0.3;
 
-/// A hand lying still over a row hides what it covers, and its outline may pass for a card or
-/// a modifier: there the row keeps what the settled view holds (a card under a hand is covered,
-/// neither gone nor moved), and only a card read face up there is new evidence. The hand's
-/// stillness would otherwise let a view without the covered card settle, and a move that card
-/// took part in be inferred from its absence.
+/// A hand lying still over a row hides what it covers: a card the settled view holds where the
+/// picture is now skin and the frame finds no card is covered, neither gone nor moved, and stays
+/// in the row. The hand's stillness would otherwise let a view without the covered card settle,
+/// and a move that card took part in be inferred from its absence. Only a card missing is kept:
+/// skin colour alone is no hand (many decks have red backs), and a card the frame does find is
+/// evidence.
 fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &TableLayout, activity: &ActivityMap) {
     let Some(settled) = settled else { return };
     let Some(to_image) = layout.image_to_table().inverse() else { return };
@@ -285,44 +286,36 @@ fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &Tabl
     let hidden =
         |e: &EntityView| !moved(e) && (covered(e.base.centre) || e.modifier.is_some_and(|m| covered(m.centre)));
     for ((seat, was), zones) in view.seats.iter_mut().zip(&settled.seats).zip(&layout.seats) {
-        keep_covered_in_row(&mut seat.front, &was.front, &zones.front, &covered, &hidden);
-        keep_covered_in_row(&mut seat.back, &was.back, &zones.back, &covered, &hidden);
+        keep_missing_in_row(&mut seat.front, &was.front, &zones.front, &hidden);
+        keep_missing_in_row(&mut seat.back, &was.back, &zones.back, &hidden);
     }
-    if settled.discard.is_some_and(|c| covered(c.centre)) {
+    if view.discard.is_none() && settled.discard.is_some_and(|c| covered(c.centre)) {
         view.discard = settled.discard;
     }
-    if covered(layout.deck.centre) {
-        view.deck = settled.deck;
+    if !view.deck && settled.deck && covered(layout.deck.centre) {
+        view.deck = true;
     }
 }
 
-/// `keep_covered` for one row: the entities the frame found under a hand are dropped unless
-/// their base is read face up, the settled ones `hidden` there are kept, and the row is put in
-/// order along its line again.
-fn keep_covered_in_row(
+/// `keep_covered` for one row: each settled entity `hidden` now that the frame has no entity
+/// near is put back, the row in order along its line.
+fn keep_missing_in_row(
     row: &mut Vec<EntityView>,
     was: &[EntityView],
     line: &Row,
-    covered: &impl Fn(Pt) -> bool,
-    hidden_before: &impl Fn(&EntityView) -> bool,
+    hidden: &impl Fn(&EntityView) -> bool,
 ) {
-    let hidden = |e: &EntityView| covered(e.base.centre) || e.modifier.is_some_and(|m| covered(m.centre));
-    let kept: Vec<EntityView> = was.iter().filter(|e| hidden_before(e)).copied().collect();
-    if kept.is_empty() && !row.iter().any(hidden) {
-        return;
-    }
     let slot = line.step.x.hypot(line.step.y);
-    let read_up = |e: &EntityView| e.base.face == Face::Up && e.base.card.is_some();
-    row.retain(|e| {
-        let near_kept = kept.iter().any(|k| k.base.centre.distance(e.base.centre) < slot / 2.0);
-        (read_up(e) || !hidden(e)) && !(near_kept && !read_up(e))
-    });
-    for k in kept {
+    let mut kept = false;
+    for k in was.iter().filter(|e| hidden(e)) {
         if !row.iter().any(|e| e.base.centre.distance(k.base.centre) < slot / 2.0) {
-            row.push(k);
+            row.push(*k);
+            kept = true;
         }
     }
-    row.sort_by(|a, b| line.locate(a.base.centre).0.total_cmp(&line.locate(b.base.centre).0));
+    if kept {
+        row.sort_by(|a, b| line.locate(a.base.centre).0.total_cmp(&line.locate(b.base.centre).0));
+    }
 }
 
 /// Half the side of the square taken as a card's part of the picture, millimetres: a card is
@@ -469,7 +462,7 @@ mod tests {
     }
 
     #[test]
-    fn a_card_under_a_still_hand_stays_and_the_hand_is_no_card() {
+    fn a_card_missing_under_a_still_hand_stays_where_it_lay() {
         let layout = layout();
         let card = |c: &str| c.parse::<Card>().unwrap();
         let (left, under_hand, right) = (Pt::new(-100.0, 115.0), Pt::new(100.0, 115.0), Pt::new(200.0, 115.0));
@@ -489,23 +482,18 @@ mod tests {
         for _ in 0..4 {
             activity.measure(&frame(Some((695, 415)))).unwrap();
         }
-        // The frame lacks the 9D under the hand and reads the hand as an unread card beside it.
-        let mut seen = row(vec![
-            CardView::up(card("JD"), left),
-            CardView::down(Pt::new(110.0, 120.0)),
-            CardView::up(card("2S"), right),
-        ]);
+        // The frame lacks the 9D under the hand.
+        let mut seen = row(vec![CardView::up(card("JD"), left), CardView::up(card("2S"), right)]);
         keep_covered(Some(&settled), &mut seen, &layout, &activity);
-        assert_eq!(seen, settled, "the covered card kept in its place, the hand no card");
-        // A card read face up under the hand is new evidence.
-        let mut seen = row(vec![
-            CardView::up(card("JD"), left),
-            CardView::up(card("KC"), under_hand),
-            CardView::up(card("2S"), right),
-        ]);
-        let read = seen.clone();
-        keep_covered(Some(&settled), &mut seen, &layout, &activity);
-        assert_eq!(seen, read);
+        assert_eq!(seen, settled, "the covered card kept in its place");
+        // What the frame finds there is evidence: a card read, or one face down (its back may be
+        // coloured like skin).
+        for there in [CardView::up(card("KC"), under_hand), CardView::down(Pt::new(110.0, 120.0))] {
+            let mut seen = row(vec![CardView::up(card("JD"), left), there, CardView::up(card("2S"), right)]);
+            let found = seen.clone();
+            keep_covered(Some(&settled), &mut seen, &layout, &activity);
+            assert_eq!(seen, found);
+        }
         // The 9D read elsewhere (slid out of the row under the hand holding it) has moved.
         let mut seen = row(vec![CardView::up(card("JD"), left), CardView::up(card("2S"), right)]);
         seen.loose.push(CardView::up(card("9D"), Pt::new(100.0, 60.0)));
