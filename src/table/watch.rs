@@ -10,7 +10,7 @@ use super::{
     TrackConfig, learn_layout, place_frame, place_in_image,
 };
 use crate::cards::Card;
-use crate::geometry::{Pt, card_corners};
+use crate::geometry::{Homography, Pt, card_corners};
 use crate::vision::activity::ActivityMap;
 use crate::vision::cards::{CardDetection, CardDetector};
 
@@ -166,13 +166,13 @@ impl TableWatch {
             return Ok(Watched { detections, cards, view: None, frame, ms });
         };
         read_unread(&self.detector, image, &mut view, layout)?;
-        if !self.stills {
-            keep_covered(self.settler.view().as_ref(), &mut view, layout, self.tracker.activity());
-        }
+        // The view settled last, once a frame (a photo counts as settled alone).
+        let last_settled = if self.stills { None } else { self.settler.view() };
+        keep_covered(last_settled.as_ref(), &mut view, layout, self.tracker.activity());
         if !self.stills
             && !fitted_now
             && changed_where_busy(
-                self.settler.view().as_ref(),
+                last_settled.as_ref(),
                 &view,
                 layout,
                 self.tracker.activity(),
@@ -253,12 +253,7 @@ fn changed_where_busy(
         !cards.iter().any(|&(c, f, m)| f == face && m == modifier && c.distance(at) < near)
     };
     let mut changed = now.iter().filter(|&&c| lacks(&before, c)).chain(before.iter().filter(|&&c| lacks(&now, c)));
-    let h = CARD_REACH_MM;
-    let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
-    changed.any(|&(at, _, _)| {
-        let region = square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)));
-        activity.busy_share(&region) > BUSY_CARD
-    })
+    changed.any(|&(at, _, _)| activity.busy_share(&card_square(at, &to_image)) > BUSY_CARD)
 }
 
 /// Share of a card's part of the picture coloured like skin above which a hand lies over it.
@@ -273,10 +268,7 @@ const UNDER_HAND: f64 = 0.3;
 fn keep_covered(settled: Option<&TableView>, view: &mut TableView, layout: &TableLayout, activity: &ActivityMap) {
     let Some(settled) = settled else { return };
     let Some(to_image) = layout.image_to_table().inverse() else { return };
-    let h = CARD_REACH_MM;
-    let square = [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)];
-    let covered =
-        |at: Pt| activity.skin_share(&square.map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)))) > UNDER_HAND;
+    let covered = |at: Pt| activity.skin_share(&card_square(at, &to_image)) > UNDER_HAND;
     // A card read elsewhere in the frame has moved (an attacker slid forward under the hand
     // holding it): it is not kept where it lay.
     let shown = view.shown_cards();
@@ -321,6 +313,14 @@ fn keep_missing_in_row(
 /// Half the side of the square taken as a card's part of the picture, millimetres: a card is
 /// 63 × 88 mm, lying along or across the square.
 const CARD_REACH_MM: f64 = 40.0;
+
+/// A card's part of the picture: the square of `CARD_REACH_MM` round `at` (table millimetres),
+/// in image pixels.
+fn card_square(at: Pt, to_image: &Homography) -> [Pt; 4] {
+    let h = CARD_REACH_MM;
+    [Pt::new(-h, -h), Pt::new(h, -h), Pt::new(h, h), Pt::new(-h, h)]
+        .map(|d| to_image.apply(Pt::new(at.x + d.x, at.y + d.y)))
+}
 
 /// Every card of a view in the rows, on the discard pile or loose: where it lies, which way up,
 /// and whether it is a modifier.

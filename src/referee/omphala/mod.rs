@@ -840,11 +840,11 @@ impl OmphalaReferee {
     }
 }
 
-/// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
 /// The rules a move breaks only by being made while the game waits for a drawn card to be seen
 /// (or for the discard a draw owes).
 const AWAITING_A_DRAW: [&str; 2] = ["waiting-for-observation", "discard-owed"];
 
+/// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
 fn drawn_before_a_move(inputs: &[Input]) -> bool {
     let drawn = inputs.iter().position(|i| matches!(i, Input::Observe(Observation::Drawn { .. })));
     drawn.is_some_and(|k| {

@@ -8,7 +8,7 @@
 //! the view exactly.
 
 use super::expect::{Expected, distance, expected};
-use crate::cards::Card;
+use crate::cards::{Card, Suit};
 use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
 use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, actor, apply, awaited};
@@ -353,17 +353,13 @@ pub fn laid_as_dealt(seat: &SeatView) -> bool {
 fn stand_ins(state: &GameState, view: &TableView) -> Vec<Card> {
     let seen = state.seen_cards();
     let shown = view.shown_cards();
-    let unseen: Vec<Card> = (0..52)
-        .filter_map(Card::from_index)
-        .filter(|c| seen & (1u64 << c.index()) == 0 && !shown.contains(c))
-        .collect();
-    let mut out: Vec<Card> = Vec::new();
-    for card in unseen {
-        match out.iter_mut().find(|c| c.suit == card.suit) {
-            Some(kept) if kept.rank < card.rank => *kept = card,
-            Some(_) => {}
-            None => out.push(card),
-        }
-    }
-    out
+    // Cards run by suit, each suit's ranks rising: from the top down, a suit's first unseen card
+    // is its highest.
+    let unseen = |suit: Suit| {
+        (0..52)
+            .rev()
+            .filter_map(Card::from_index)
+            .find(|c| c.suit == suit && seen & (1u64 << c.index()) == 0 && !shown.contains(c))
+    };
+    Suit::ALL.into_iter().filter_map(unseen).collect()
 }
