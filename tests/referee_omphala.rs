@@ -1137,16 +1137,17 @@ fn a_card_drawn_and_discarded_unseen_is_drawn_from_the_pile_s_top() {
     panic!("only {found} games with a card drawn and discarded at once");
 }
 
-/// Referees a 2-seat game from its ideal views less those `missed` (by the inputs done when
-/// each was seen), the operator answering from the script: a card drawn unseen must be left to
-/// name, and the record must end as the script's.
-fn referee_without(
+/// Referees a game from its ideal views less those `missed` (by the inputs done when each was
+/// seen), the operator answering from the script: the record must end as the script's, with no
+/// wrong commit on the way. Returns whether a card drawn unseen was left to name.
+fn referee_missing(
+    players: usize,
     views: &[card_referee::referee::omphala::script::ScriptedView],
     inputs: &[Input],
     missed: impl Fn(usize) -> bool,
     context: &str,
-) {
-    let mut referee = OmphalaReferee::new(names(2), RuleOptions::default(), RefereeConfig::default());
+) -> bool {
+    let mut referee = OmphalaReferee::new(names(players), RuleOptions::default(), RefereeConfig::default());
     let mut named = false;
     for (k, scripted) in views.iter().enumerate() {
         if missed(scripted.inputs_done) {
@@ -1160,10 +1161,100 @@ fn referee_without(
             });
             answer_from_script(&mut referee, &said, inputs, at);
         }
-        assert_prefix(referee.record(), inputs, 2, &format!("{context}, view {k}"));
+        assert_prefix(referee.record(), inputs, players, &format!("{context}, view {k}"));
     }
-    assert!(named, "{context}: the card drawn unseen was not left to name");
     assert_eq!(visible(referee.record()), visible(inputs), "{context}");
+    named
+}
+
+/// A 2-seat game refereed without the views `missed`: a card drawn unseen must be left to name.
+fn referee_without(
+    views: &[card_referee::referee::omphala::script::ScriptedView],
+    inputs: &[Input],
+    missed: impl Fn(usize) -> bool,
+    context: &str,
+) {
+    let named = referee_missing(2, views, inputs, missed, context);
+    assert!(named, "{context}: the card drawn unseen was not left to name");
+}
+
+/// A draw taken as an action, then the end of the turn and its first draw, all while nobody
+/// looked: the table shows two new cards in the row, as the end of the turn and both its draws
+/// would. Only the next draw tells, and the referee must wait for it (or ask), not commit the
+/// shorter story.
+#[test]
+fn a_draw_action_missed_with_the_end_of_the_turn_is_not_taken_for_the_end_s_draws() {
+    use card_referee::rules::omphala::Action;
+    let mut found = 0;
+    for seed in 0..200u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(41_000 + seed);
+        let out = play_out(&mut rng, 3, RuleOptions::default(), true).unwrap();
+        let inputs = &out.inputs;
+        let at = inputs.windows(4).position(|w| {
+            matches!(
+                w,
+                [
+                    Input::Act { action: Action::Draw, .. },
+                    Input::Observe(Observation::Drawn { .. }),
+                    Input::Act { action: Action::EndTurn, .. },
+                    Input::Observe(Observation::Drawn { .. }),
+                ]
+            )
+        });
+        let Some(draw) = at else { continue };
+        let views = ideal_views(RuleOptions::default(), inputs).unwrap();
+        found += 1;
+        // The views after the draw and after the end of the turn (the same table) are missed.
+        referee_missing(3, &views, inputs, |done| (draw + 2..=draw + 3).contains(&done), &format!("seed {seed}"));
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} games with a draw action before the end of a turn");
+}
+
+/// With the deck empty a pass leaves no trace: two moves of different players seen at once,
+/// with a round of passes between them, may have come in either order. The referee must not
+/// commit the order with fewer passes; it asks.
+#[test]
+fn two_moves_seen_at_once_with_an_empty_deck_are_not_put_in_the_order_with_fewer_passes() {
+    use card_referee::rules::omphala::{Action, GameState, apply};
+    let mut found = 0;
+    for seed in 0..300u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(52_000 + seed);
+        let out = play_out(&mut rng, 4, RuleOptions::default(), true).unwrap();
+        let inputs = &out.inputs;
+        let mut state = GameState::new(RuleOptions::default());
+        let mut decks = Vec::new();
+        for input in inputs {
+            apply(&mut state, input.clone()).unwrap();
+            decks.push(state.deck);
+        }
+        let seen = |i: &Input| !matches!(i, Input::Act { action: Action::EndTurn, .. });
+        let mover = |i: &Input| match i {
+            Input::Act { player, .. } => Some(*player),
+            _ => None,
+        };
+        // Visible moves p, a, b in a row with only passes between, the deck empty from p on,
+        // a and b by different players, and b's player passing between p and a: b's move fits
+        // that earlier turn too, the order with fewer passes.
+        let visible_at: Vec<usize> = (0..inputs.len()).filter(|&k| seen(&inputs[k])).collect();
+        let case = visible_at.windows(3).find(|w| {
+            let (p, a, b) = (w[0], w[1], w[2]);
+            let (Some(pa), Some(pb)) = (mover(&inputs[a]), mover(&inputs[b])) else { return false };
+            decks[p] == 0 && pa != pb && inputs[p + 1..a].iter().any(|i| mover(i) == Some(pb))
+        });
+        let Some(w) = case else { continue };
+        let (a, b) = (w[1], w[2]);
+        let views = ideal_views(RuleOptions::default(), inputs).unwrap();
+        found += 1;
+        // The views after a's move up to b's (passes change no view) are missed.
+        referee_missing(4, &views, inputs, |done| (a + 1..=b).contains(&done), &format!("seed {seed}"));
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} games with two moves around a round of passes");
 }
 
 /// A card drawn while nobody saw and used at once face down (a Spade stealing, retired face down;

@@ -5,7 +5,7 @@
 //! where it brings the predicted table nearer the view, or where it is invisible until its
 //! observation (a draw, an attack on a face-down card, the end of a turn, an end by agreement
 //! that a tie-break reveal follows). The explanations kept are the shortest ones that predict
-//! the view exactly.
+//! the view exactly, and the ones a few inputs longer that tell another story (`beyond`).
 
 use super::expect::{Expected, distance, expected};
 use crate::cards::{Card, Suit};
@@ -76,8 +76,9 @@ impl Hypothesis {
     }
 }
 
-/// The shortest input chains from `start` that explain `view`, each as the hypothesis it leads
-/// to (inputs appended to `start.inputs`). Empty when nothing within reach explains it.
+/// The input chains from `start` that explain `view`, each as the hypothesis it leads to (inputs
+/// appended to `start.inputs`): the shortest ones, and the ones a little longer that tell
+/// another story (`beyond`). Empty when nothing within reach explains it.
 /// `shown_before` holds Front Row cards seen turned up (seat, position, card) while no
 /// explanation held: a target whose reveal the table no longer shows (destroyed, under its
 /// shield on the discard pile).
@@ -91,30 +92,83 @@ pub fn explain(
 ) -> Vec<Hypothesis> {
     let mut frontier = vec![start.clone()];
     let mut tried = 0;
-    for _depth in 0..=reach.depth {
-        let mut goals: Vec<Hypothesis> = frontier.iter().filter(|h| is_goal(h, view)).cloned().collect();
-        if !goals.is_empty() {
-            // Once the table shows the ruling carried out, the in-between table is over.
-            for goal in &mut goals {
-                if distance(&expected(&goal.state), view) == 0 {
-                    goal.lag.clear();
-                }
+    let mut found: Vec<Hypothesis> = Vec::new();
+    let mut shortest = 0;
+    // The search goes past its depth only for the longer stories `beyond` keeps.
+    let mut last = reach.depth;
+    for depth in 0.. {
+        let (mut goals, rest): (Vec<Hypothesis>, Vec<Hypothesis>) =
+            frontier.into_iter().partition(|h| is_goal(h, view));
+        // Once the table shows the ruling carried out, the in-between table is over.
+        for goal in &mut goals {
+            if distance(&expected(&goal.state), view) == 0 {
+                goal.lag.clear();
             }
-            return dedupe(goals);
         }
+        let shortest_now = found.is_empty();
+        if let (true, Some(goal)) = (shortest_now, goals.first()) {
+            last = depth + beyond(&goal.state);
+        }
+        for goal in goals {
+            if found.iter().any(|f| same_but_passes(f, &goal)) {
+                continue;
+            }
+            // A longer story is kept only where it tells the shortest moves in another order or
+            // split into other turns; one with moves more (an attack that left no trace) is not.
+            if shortest_now || found[..shortest].iter().any(|f| same_moves(f, &goal)) {
+                found.push(goal);
+            }
+        }
+        if shortest_now {
+            shortest = found.len();
+        }
+        if depth >= last {
+            break;
+        }
+        // A goal is not followed further: a longer chain through it only adds passes or moves
+        // the table does not show yet.
         let mut next = Vec::new();
-        for node in &frontier {
+        for node in &rest {
             for child in children(node, view, names, first, reach, shown_before) {
                 tried += 1;
                 next.push(child);
             }
         }
         if next.is_empty() || tried > reach.nodes {
-            return Vec::new();
+            break;
         }
         frontier = dedupe(next);
     }
-    Vec::new()
+    dedupe(found)
+}
+
+/// How many inputs past the shortest explanation another one may take and still be kept: one
+/// (a draw taken as an action, then the end of the turn, shows the table that ending the turn
+/// and drawing shows), and with an empty deck a round of passes (which leaves no trace: two
+/// players' moves seen at once may lie either side of it).
+fn beyond(state: &GameState) -> usize {
+    if state.deck == 0 { state.players.len().max(1) } else { 1 }
+}
+
+/// Whether two explanations hold the same moves in any order, leaving aside what only splits
+/// the turns (ends of turn, a draw taken as an action: its card is drawn either way).
+fn same_moves(a: &Hypothesis, b: &Hypothesis) -> bool {
+    let moves = |h: &Hypothesis| -> Vec<Input> {
+        h.inputs
+            .iter()
+            .filter(|i| !matches!(i, Input::Act { action: Action::EndTurn | Action::Draw, .. }))
+            .cloned()
+            .collect()
+    };
+    let (a, mut b) = (moves(a), moves(b));
+    a.len() == b.len()
+        && a.iter().all(|input| match b.iter().position(|other| other == input) {
+            Some(k) => {
+                b.swap_remove(k);
+                true
+            }
+            None => false,
+        })
 }
 
 fn visible(h: &Hypothesis) -> Vec<&Input> {
