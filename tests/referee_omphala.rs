@@ -1333,3 +1333,69 @@ fn a_card_drawn_and_discarded_while_nobody_saw_is_named_by_the_operator() {
     }
     panic!("only {found} games with a card drawn and discarded unseen");
 }
+
+/// With the deck empty a pass leaves no trace: an illegal move by the player after the one to
+/// act is judged in its own turn (the one before passed) and by the rule it breaks there, not
+/// called a move out of turn.
+#[test]
+fn an_illegal_move_after_a_pass_nobody_saw_is_judged_in_its_own_turn() {
+    use card_referee::referee::omphala::expect::{expected, ideal_view};
+    use card_referee::rules::omphala::hand::{HandMove, carried_out, judge};
+    use card_referee::rules::omphala::{Action, GameState, actor, apply, awaited};
+    use card_referee::table::TableLayout;
+    let mut checked = 0;
+    for seed in 0..100u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(63_000 + seed);
+        let out = play_out(&mut rng, 3, RuleOptions::default(), true).unwrap();
+        let mut state = GameState::new(RuleOptions::default());
+        let layout = TableLayout::standard(3);
+        let mut referee = OmphalaReferee::new(names(3), RuleOptions::default(), RefereeConfig::default());
+        let mut done = 0;
+        for (k, scripted) in ideal_views(RuleOptions::default(), &out.inputs).unwrap().iter().enumerate() {
+            for input in &out.inputs[done..scripted.inputs_done] {
+                apply(&mut state, input.clone()).unwrap();
+            }
+            done = scripted.inputs_done;
+            let at = Moment { frame: k as u64, ms: k as u64 * 1000 };
+            let said = referee.observe(&scripted.view, at);
+            answer_from_script(&mut referee, &said, &out.inputs, at);
+            let Some(player) = actor(&state) else { continue };
+            let settled = referee.state() == &state && referee.open_explanations() == 1;
+            if !settled || state.deck != 0 || awaited(&state).is_some() || state.turn.actions_used != 0 {
+                continue;
+            }
+            // The player to act passes; the next one enhances a Back Row card with a card that
+            // is no Heart.
+            let mut passed = state.clone();
+            apply(&mut passed, Input::Act { player, action: Action::EndTurn }).unwrap();
+            let Some(next) = actor(&passed).filter(|&n| n != player) else { continue };
+            let cards: Vec<_> = passed.players[next].back.iter().filter_map(|e| e.card).collect();
+            let mv = cards.iter().flat_map(|&c| cards.iter().map(move |&t| (c, t))).find_map(|(card, target)| {
+                let mv = HandMove::Act(Action::Enhance { heart: card, target });
+                let moved = carried_out(&passed, next, &mv, None, None)?;
+                let rule = judge(&passed, next, &mv).err()?.rule;
+                (card != target && rule != "not-your-turn").then_some((moved, rule))
+            });
+            let Some((moved, rule)) = mv else { continue };
+            let view = ideal_view(&expected(&moved), &layout);
+            let mut said = Vec::new();
+            for again in [0, 500, 1000] {
+                said.extend(referee.observe(&view, Moment { frame: 10_000, ms: 1_000_000 + again }));
+            }
+            let ruled: Vec<&str> = said
+                .iter()
+                .filter_map(|e| match e {
+                    RefereeEvent::Illegal { rule, .. } => Some(rule.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(ruled, [rule], "seed {seed}: {said:?}");
+            checked += 1;
+            break;
+        }
+        if checked == 3 {
+            return;
+        }
+    }
+    panic!("only {checked} games with an empty deck and a Back Row to enhance wrongly");
+}

@@ -774,7 +774,8 @@ impl OmphalaReferee {
         let found: Vec<(usize, illegal::Found)> = self
             .hypotheses
             .iter()
-            .filter_map(|h| illegal::explain(&h.state, view, &self.names).map(|f| (h.state.turn.player, f)))
+            .flat_map(|h| illegal::after_passes(&h.state))
+            .filter_map(|state| illegal::explain(&state, view, &self.names).map(|f| (state.turn.player, f)))
             .collect();
         let in_turn = found.iter().position(|(to_move, f)| *to_move == f.seat);
         found.into_iter().nth(in_turn.unwrap_or(0)).map(|(_, f)| f)
