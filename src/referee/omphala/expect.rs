@@ -226,6 +226,10 @@ fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may
 fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, may_show: bool, out: &mut Diff) {
     let shown = s.base.shown();
     match (s.base.face, w.base.face) {
+        // A card seen face up but unread where a face-down one lies is no evidence either (as a
+        // shield below): the reader takes a stack of backs for a face now and then, and a card
+        // turned up counts only once it is read.
+        (Face::Up, Face::Down) if shown.is_none() => {}
         (Face::Up, Face::Down) if may_show => {
             if let (Some(seen), Some(known)) = (shown, w.base.card)
                 && seen != known

@@ -6,7 +6,7 @@
 
 use super::expect::{distance, expected};
 use crate::rules::omphala::hand::{HandMove, carried_out, judge, text};
-use crate::rules::omphala::{Action, GameState, Input, Phase, actor, apply, awaited};
+use crate::rules::omphala::{Action, GameState};
 use crate::table::TableView;
 
 /// An illegal move the table shows.
@@ -42,28 +42,6 @@ pub fn explain(state: &GameState, view: &TableView, names: &[String]) -> Option<
         }
     }
     None
-}
-
-/// `state`, and with an empty deck the states after the players in turn passed (a pass then
-/// leaves no trace): a move made out of its turn is judged in the turn it was made in, by the
-/// rule it broke there, not taken for a move out of turn.
-pub fn after_passes(state: &GameState) -> Vec<GameState> {
-    let mut out = vec![state.clone()];
-    if state.deck != 0 {
-        return out;
-    }
-    let mut passed = state.clone();
-    for _ in 1..state.players.len() {
-        let Some(player) = actor(&passed) else { break };
-        if apply(&mut passed, Input::Act { player, action: Action::EndTurn }).is_err()
-            || awaited(&passed).is_some()
-            || passed.phase != Phase::Playing
-        {
-            break;
-        }
-        out.push(passed.clone());
-    }
-    out
 }
 
 fn found(names: &[String], seat: usize, mv: &HandMove, illegal: crate::rules::omphala::Illegal) -> Found {

@@ -770,12 +770,14 @@ impl OmphalaReferee {
     /// The illegal move the table shows in some open explanation. One in which the mover is the
     /// player to move is preferred: with who plays first still open, a first move made illegally
     /// is not also "out of turn" in the explanations where another player starts.
+    /// The illegal move the table shows, judged in the turn it was made in: with an empty deck
+    /// the players before its maker may have passed unseen.
     fn illegal_move(&self, view: &TableView) -> Option<illegal::Found> {
         let found: Vec<(usize, illegal::Found)> = self
             .hypotheses
             .iter()
-            .flat_map(|h| illegal::after_passes(&h.state))
-            .filter_map(|state| illegal::explain(&state, view, &self.names).map(|f| (state.turn.player, f)))
+            .flat_map(|h| search::after_passes(&h.state))
+            .filter_map(|(_, state)| illegal::explain(&state, view, &self.names).map(|f| (state.turn.player, f)))
             .collect();
         let in_turn = found.iter().position(|(to_move, f)| *to_move == f.seat);
         found.into_iter().nth(in_turn.unwrap_or(0)).map(|(_, f)| f)

@@ -5,7 +5,7 @@
 //! The same holds for a target seen turned up while the referee was lost: once the table is
 //! explained again, the attacks that would have failed against it are put to the operator.
 
-use super::search::{Hypothesis, step_or_refusal};
+use super::search::{Hypothesis, after_passes, step_or_refusal};
 use crate::cards::Card;
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::state::Pending;
@@ -20,8 +20,10 @@ pub const CARD_TO_NAME: &str = "?";
 /// One attack that may have been made and failed unseen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PutBack {
-    /// The inputs before the attack, past the committed game.
+    /// The inputs before the attack, past the committed game: a prefix of an explanation's.
     pub before: Vec<Input>,
+    /// Passes after `before` that left no trace (the deck empty), up to the attacker's turn.
+    pub passes: Vec<Input>,
     pub attack: Input,
     /// Whose Front Row card was the target, and where.
     pub target: (usize, usize),
@@ -46,21 +48,30 @@ impl PutBack {
         let mut out: Vec<PutBack> = Vec::new();
         let mut state = committed.clone();
         for k in 0..=h.inputs.len() {
-            if let Some(player) = actor(&state) {
-                for action in legal_actions(&state) {
+            // Passes nobody saw only after the explanation's last input: within it, the next
+            // input says whose turn it was.
+            let turns = if k == h.inputs.len() { after_passes(&state) } else { vec![(Vec::new(), state.clone())] };
+            for (passes, turn) in turns {
+                let Some(player) = actor(&turn) else { continue };
+                for action in legal_actions(&turn) {
                     let Action::Attack { with, defender: d, position: p } = action else { continue };
                     if (d, p) != (defender, position) {
                         continue;
                     }
                     let attack = Input::Act { player, action };
-                    let mut after = state.clone();
+                    let mut after = turn.clone();
                     let reveal = Input::Observe(Observation::Revealed { player: defender, position, card });
                     if apply(&mut after, attack.clone()).is_err() || apply(&mut after, reveal).is_err() {
                         continue;
                     }
                     let failed = after.players[player].back.iter().any(|e| e.card == Some(with))
-                        && after.players[defender].front.len() == state.players[defender].front.len();
-                    let found = PutBack { before: h.inputs[..k].to_vec(), attack, target: (defender, position) };
+                        && after.players[defender].front.len() == turn.players[defender].front.len();
+                    let found = PutBack {
+                        before: h.inputs[..k].to_vec(),
+                        passes: passes.clone(),
+                        attack,
+                        target: (defender, position),
+                    };
                     if failed && !out.iter().any(|o| o.attack == found.attack) {
                         out.push(found);
                     }
@@ -79,7 +90,12 @@ impl PutBack {
         let Pending::Reveal(_) = h.state.pending else { return None };
         let Some(Awaited::Reveal { player, position }) = awaited(&h.state) else { return None };
         let (attack, before) = h.inputs.split_last()?;
-        Some(PutBack { before: before.to_vec(), attack: attack.clone(), target: (player, position) })
+        Some(PutBack {
+            before: before.to_vec(),
+            passes: Vec::new(),
+            attack: attack.clone(),
+            target: (player, position),
+        })
     }
 
     /// The candidate line: the attack and the reveal, its card left for the operator to name.
@@ -115,12 +131,14 @@ impl PutBack {
         let (player, position) = self.target;
         let mut node = Hypothesis::new(committed.clone());
         let reveal = Input::Observe(Observation::Revealed { player, position, card });
-        for input in self.before.iter().chain([&self.attack, &reveal]) {
+        for input in self.before.iter().chain(&self.passes).chain([&self.attack, &reveal]) {
             node = step_or_refusal(&node, input.clone())?;
         }
         let mut out = Vec::new();
         for h in open.iter().filter(|h| h.inputs.starts_with(&self.before)) {
             let rest = &h.inputs[self.before.len()..];
+            // The passes put before the attack may be the explanation's own next inputs.
+            let rest = rest.strip_prefix(&self.passes[..]).unwrap_or(rest);
             let replayed = rest.iter().try_fold(node.clone(), |n, i| step_or_refusal(&n, i.clone()));
             out.extend(replayed.ok());
         }

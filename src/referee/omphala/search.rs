@@ -11,7 +11,7 @@ use super::expect::{Expected, distance, expected};
 use crate::cards::{Card, Suit};
 use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
-use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, actor, apply, awaited};
+use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, Phase, actor, apply, awaited};
 use crate::table::{Face, SeatView, TableView};
 
 /// How far the search looks: the longest chain of inputs one change of the table may need, and
@@ -284,6 +284,27 @@ fn unseen_draws(node: &Hypothesis, view: &TableView) -> Vec<Hypothesis> {
             child.unseen = Some(card);
             out.push(child);
         }
+    }
+    out
+}
+
+/// `state` with no input, and with an empty deck (where a pass leaves no trace) after each
+/// player in turn passed, up to all but one: each with the passes that lead to it. A move seen
+/// is judged, or an attack nobody saw put, in the turn it may have been made in.
+pub fn after_passes(state: &GameState) -> Vec<(Vec<Input>, GameState)> {
+    let mut out = vec![(Vec::new(), state.clone())];
+    if state.deck != 0 {
+        return out;
+    }
+    let (mut passes, mut passed) = (Vec::new(), state.clone());
+    for _ in 1..state.players.len() {
+        let Some(player) = actor(&passed) else { break };
+        let pass = Input::Act { player, action: Action::EndTurn };
+        if apply(&mut passed, pass.clone()).is_err() || awaited(&passed).is_some() || passed.phase != Phase::Playing {
+            break;
+        }
+        passes.push(pass);
+        out.push((passes.clone(), passed.clone()));
     }
     out
 }
