@@ -769,9 +769,8 @@ impl OmphalaReferee {
 
     /// The illegal move the table shows in some open explanation. One in which the mover is the
     /// player to move is preferred: with who plays first still open, a first move made illegally
-    /// is not also "out of turn" in the explanations where another player starts.
-    /// The illegal move the table shows, judged in the turn it was made in: with an empty deck
-    /// the players before its maker may have passed unseen.
+    /// is not also "out of turn" in the explanations where another player starts, nor where the
+    /// players before its maker may have passed unseen (the deck empty: `search::after_passes`).
     fn illegal_move(&self, view: &TableView) -> Option<illegal::Found> {
         let found: Vec<(usize, illegal::Found)> = self
             .hypotheses
