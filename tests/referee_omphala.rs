@@ -1346,6 +1346,38 @@ fn a_card_drawn_unseen_and_used_at_once_face_down_is_named_by_the_operator() {
     panic!("only {found} games with a card drawn unseen and used at once face down");
 }
 
+/// A Diamond drawn as an action while nobody saw and laid at once as a shield: the table shows
+/// only a second back under one of the player's Front Row cards, which elsewhere is the row
+/// finder's shadow. In the row of the player whose turn it is it must count, or the end of the
+/// turn that follows is committed without the shield.
+#[test]
+fn a_shield_laid_from_a_draw_nobody_saw_is_not_left_out() {
+    use card_referee::rules::omphala::Action;
+    let mut found = 0;
+    for seed in 0..600u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(73_700 + seed);
+        let out = play_out(&mut rng, 2, RuleOptions::default(), true).unwrap();
+        let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+        let shielded_at_once = out.inputs.windows(3).position(|w| match w {
+            [
+                Input::Act { action: Action::Draw, .. },
+                Input::Observe(Observation::Drawn { card, .. }),
+                Input::Act { action: Action::Shield { diamond, .. }, .. },
+            ] => card == diamond,
+            _ => false,
+        });
+        let Some(draw) = shielded_at_once else { continue };
+        found += 1;
+        // The views after the draw action and after the card was drawn are missed.
+        let missed = |done: usize| (draw + 1..=draw + 2).contains(&done);
+        referee_without(&views, &out.inputs, missed, &format!("seed {seed}"));
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} games with a shield laid from a draw action");
+}
+
 #[test]
 fn a_card_drawn_and_discarded_while_nobody_saw_is_named_by_the_operator() {
     use card_referee::rules::omphala::Action;

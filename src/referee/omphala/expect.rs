@@ -147,26 +147,38 @@ impl Expected {
 /// Where a view differs from the expected table, each difference in words
 /// ("Bob's Back Row: 7H missing").
 pub fn conflicts(expected: &Expected, view: &TableView) -> Vec<String> {
+    conflicts_judged(expected, view, None)
+}
+
+/// `conflicts`, with a second back seen in `shielding`'s Front Row counted (see
+/// `front_entity_conflicts`).
+pub fn conflicts_judged(expected: &Expected, view: &TableView, shielding: Option<usize>) -> Vec<String> {
     let mut diff = Diff { count: 0, words: Some(Vec::new()) };
-    compare(expected, view, &mut diff);
+    compare(expected, view, shielding, &mut diff);
     diff.words.unwrap_or_default()
 }
 
 /// How many differences: 0 means the view is the expected table.
 pub fn distance(expected: &Expected, view: &TableView) -> usize {
+    distance_judged(expected, view, None)
+}
+
+/// `distance`, with a second back seen in `shielding`'s Front Row counted.
+pub fn distance_judged(expected: &Expected, view: &TableView, shielding: Option<usize>) -> usize {
     let mut diff = Diff { count: 0, words: None };
-    compare(expected, view, &mut diff);
+    compare(expected, view, shielding, &mut diff);
     diff.count
 }
 
-fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
+fn compare(expected: &Expected, view: &TableView, shielding: Option<usize>, out: &mut Diff) {
     if view.seats.len() != expected.seats.len() {
         out.add(|| format!("the view has {} seats, the game {}", view.seats.len(), expected.seats.len()));
         return;
     }
     for (seat, (want, seen)) in expected.seats.iter().zip(&view.seats).enumerate() {
         let name = expected.names.get(seat).map_or("?", String::as_str);
-        front_conflicts(name, &want.front, &seen.front, expected.front_may_show, out);
+        let row = FrontRow { name, may_show: expected.front_may_show, shielding: shielding == Some(seat) };
+        front_conflicts(&row, &want.front, &seen.front, out);
         let back = BackRow { name, drawing: expected.drawing == Some(seat), carried: &expected.carried, view };
         back_conflicts(&back, &want.back, &seen.back, out);
     }
@@ -198,9 +210,17 @@ fn compare(expected: &Expected, view: &TableView, out: &mut Diff) {
     }
 }
 
-fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may_show: bool, out: &mut Diff) {
+/// What a Front Row is compared in: its owner's name, whether its cards may lie face up (being
+/// shown at the end), and whether a second back seen in it counts (`distance_judged`).
+struct FrontRow<'a> {
+    name: &'a str,
+    may_show: bool,
+    shielding: bool,
+}
+
+fn front_conflicts(row: &FrontRow, want: &[ExpectedEntity], seen: &[EntityView], out: &mut Diff) {
     for k in 0..want.len().max(seen.len()) {
-        let slot = FrontSlot(name, k + 1);
+        let slot = FrontSlot(row.name, k + 1);
         match (want.get(k), seen.get(k)) {
             (Some(_), None) => out.add(|| format!("{slot}: no card")),
             (None, Some(_)) => out.add(|| format!("{slot}: a card that should not be there")),
@@ -210,12 +230,12 @@ fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may
                 let swapped = s.modifier.map(|m| EntityView { base: m, modifier: Some(s.base) });
                 let count = |e: &EntityView| {
                     let mut d = Diff { count: 0, words: None };
-                    front_entity_conflicts(&slot, w, e, may_show, &mut d);
+                    front_entity_conflicts(&slot, w, e, row, &mut d);
                     d.count
                 };
                 match swapped {
-                    Some(other) if count(&other) < count(s) => front_entity_conflicts(&slot, w, &other, may_show, out),
-                    _ => front_entity_conflicts(&slot, w, s, may_show, out),
+                    Some(other) if count(&other) < count(s) => front_entity_conflicts(&slot, w, &other, row, out),
+                    _ => front_entity_conflicts(&slot, w, s, row, out),
                 }
             }
             (None, None) => {}
@@ -223,7 +243,8 @@ fn front_conflicts(name: &str, want: &[ExpectedEntity], seen: &[EntityView], may
     }
 }
 
-fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, may_show: bool, out: &mut Diff) {
+fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, row: &FrontRow, out: &mut Diff) {
+    let may_show = row.may_show;
     let shown = s.base.shown();
     match (s.base.face, w.base.face) {
         // A card seen face up but unread where a face-down one lies is no evidence either (as a
@@ -248,11 +269,13 @@ fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, 
     }
     // A second back seen under a face-down card where the game has none is no evidence: the row
     // finder sees one in the shadow at a row's end now and then, and a shield is told by its
-    // Diamond leaving the Back Row. A shield missing, or a face-up card laid on a Front Row card,
-    // is a difference.
+    // Diamond leaving the Back Row. Only in the row of the player whose turn it is in the
+    // committed game (`distance_judged`) may it be a shield whose Diamond was drawn and laid
+    // while the camera saw nothing. A shield missing, or a face-up card laid on a Front Row
+    // card, is a difference.
     match (w.modifier, s.modifier) {
         (Some(_), None) => out.add(|| format!("{slot}: its modifier is missing")),
-        (None, Some(m)) if m.face == Face::Up => out.add(|| format!("{slot}: an unexpected modifier")),
+        (None, Some(m)) if m.face == Face::Up || row.shielding => out.add(|| format!("{slot}: an unexpected modifier")),
         // A shield seen face up but unread is no evidence: the reader takes a stack's top for a
         // face now and then, and a face-up card laid there would be read.
         (Some(wm), Some(m)) if m.face == Face::Up && m.card.is_some() && wm.face == Face::Down && !may_show => {

@@ -323,11 +323,19 @@ impl OmphalaReferee {
         }
     }
 
+    /// A hypothesis as the table is judged now: a shield nobody saw drawn can only be the
+    /// committed turn's (a second back seen in another row is the row finder's shadow,
+    /// whichever turn the hypothesis has reached).
+    fn judged_now(&self, h: &Hypothesis) -> Hypothesis {
+        let playing = matches!(self.committed.phase, crate::rules::omphala::Phase::Playing);
+        Hypothesis { shielder: playing.then_some(self.committed.turn.player), ..h.clone() }
+    }
+
     /// Every explanation of `view` from every open hypothesis.
     fn explain_all(&self, view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
         let mut next: Vec<Hypothesis> = Vec::new();
         for h in &self.hypotheses {
-            for found in explain(h, view, &self.names, self.config.first, reach, &self.lost_reveals) {
+            for found in explain(&self.judged_now(h), view, &self.names, self.config.first, reach, &self.lost_reveals) {
                 if !next.iter().any(|n| n.state == found.state && n.inputs == found.inputs) {
                     next.push(found);
                 }
@@ -616,9 +624,11 @@ impl OmphalaReferee {
         out.extend(events::prompts(&self.committed, &batch, at));
         self.undecided_changes = 0;
         self.asked = Asked::Nothing;
-        if self.hypotheses.len() == 1 && !self.hypotheses[0].matches(view) {
-            let differences = conflicts(&expected(&self.committed), view);
-            out.push(RefereeEvent::Waiting { differences, at });
+        if let [only] = &self.hypotheses[..]
+            && let only = self.judged_now(only)
+            && !only.matches(view)
+        {
+            out.push(RefereeEvent::Waiting { differences: only.conflicts(view), at });
         }
     }
 
@@ -793,9 +803,9 @@ impl OmphalaReferee {
         if !self.dealt() {
             return;
         }
-        let best = self.hypotheses.iter().min_by_key(|h| h.distance(view));
-        if let Some(best) = best {
-            out.push(RefereeEvent::Desync { differences: conflicts(&expected(&best.state), view), at });
+        let judged: Vec<Hypothesis> = self.hypotheses.iter().map(|h| self.judged_now(h)).collect();
+        if let Some(best) = judged.iter().min_by_key(|h| h.distance(view)) {
+            out.push(RefereeEvent::Desync { differences: best.conflicts(view), at });
             let Some(lost) = &mut self.lost else { return };
             lost.reported = true;
             lost.complained = true;

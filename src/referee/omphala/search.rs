@@ -7,7 +7,7 @@
 //! that a tie-break reveal follows). The explanations kept are the shortest ones that predict
 //! the view exactly, and the ones a few inputs longer that tell another story (`beyond`).
 
-use super::expect::{Expected, distance, expected};
+use super::expect::{Expected, conflicts_judged, distance_judged, expected};
 use crate::cards::{Card, Suit};
 use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
@@ -45,11 +45,14 @@ pub struct Hypothesis {
     /// The stand-in card of a draw nobody saw, left for the operator to name
     /// (`stand_ins`): such an explanation is only ever put to the operator.
     pub unseen: Option<Card>,
+    /// The player whose turn it is in the committed game: the one who may have laid a shield
+    /// nobody saw drawn (`expect::distance_judged`); set by the referee before each search.
+    pub shielder: Option<usize>,
 }
 
 impl Hypothesis {
     pub fn new(state: GameState) -> Hypothesis {
-        Hypothesis { state, inputs: Vec::new(), lag: Vec::new(), unseen: None }
+        Hypothesis { state, inputs: Vec::new(), lag: Vec::new(), unseen: None, shielder: None }
     }
 
     /// The table this state calls for. While an attack awaits its target's reveal the attacker
@@ -67,12 +70,17 @@ impl Hypothesis {
         self.distance(view) == 0
     }
 
+    /// Where the view differs from this hypothesis's table, in words (`expect::conflicts`).
+    pub fn conflicts(&self, view: &TableView) -> Vec<String> {
+        conflicts_judged(&self.table(), view, self.shielder)
+    }
+
     pub fn distance(&self, view: &TableView) -> usize {
-        let now = distance(&self.table(), view);
+        let now = distance_judged(&self.table(), view, self.shielder);
         if now == 0 {
             return 0;
         }
-        self.lag.iter().map(|lag| distance(lag, view)).fold(now, usize::min)
+        self.lag.iter().map(|lag| distance_judged(lag, view, self.shielder)).fold(now, usize::min)
     }
 }
 
@@ -101,7 +109,7 @@ pub fn explain(
             frontier.into_iter().partition(|h| is_goal(h, view));
         // Once the table shows the ruling carried out, the in-between table is over.
         for goal in &mut goals {
-            if distance(&expected(&goal.state), view) == 0 {
+            if distance_judged(&expected(&goal.state), view, goal.shielder) == 0 {
                 goal.lag.clear();
             }
         }
@@ -216,7 +224,9 @@ fn children(
     let here = node.distance(view);
     if awaited(&node.state).is_some() {
         let seen = observations(&node.state, view, names, shown_before);
-        if seen.is_empty() && reach.unseen_draw {
+        // A card in sight may be a later draw: the one awaited now may have been laid at once
+        // (a Diamond shielding) before the next was drawn.
+        if reach.unseen_draw {
             out.extend(unseen_draws(node, view));
         }
         for input in seen {
@@ -246,7 +256,7 @@ fn children(
             && observations(&child.state, view, names, &[]).is_empty()
         {
             let held = expected(&node.state).with_held_out(player, with);
-            if distance(&held, view) == 0 {
+            if distance_judged(&held, view, node.shielder) == 0 {
                 child.lag = vec![held.clone()];
                 if !nudged {
                     out.push(Hypothesis { lag: vec![held], ..node.clone() });
@@ -334,7 +344,7 @@ pub fn step_or_refusal(node: &Hypothesis, input: Input) -> Result<Hypothesis, St
     };
     let mut inputs = node.inputs.clone();
     inputs.push(input);
-    Ok(Hypothesis { state, inputs, lag, unseen: node.unseen })
+    Ok(Hypothesis { state, inputs, lag, unseen: node.unseen, shielder: node.shielder })
 }
 
 /// The observations the engine waits for that the view supplies now, or, for a reveal, that
