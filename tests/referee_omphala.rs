@@ -1378,6 +1378,35 @@ fn a_shield_laid_from_a_draw_nobody_saw_is_not_left_out() {
     panic!("only {found} games with a shield laid from a draw action");
 }
 
+/// A card drawn at the end of a turn while nobody saw and stolen at once by the next player:
+/// it is first seen in the thief's Back Row. The far search must let the draw stand with that
+/// card, or the game is never explained again.
+#[test]
+fn a_card_drawn_unseen_and_stolen_at_once_is_put_to_the_operator() {
+    use card_referee::rules::omphala::Action;
+    let mut found = 0;
+    for seed in 0..600u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(81_900 + seed);
+        let out = play_out(&mut rng, 3, RuleOptions::default(), true).unwrap();
+        let views = ideal_views(RuleOptions::default(), &out.inputs).unwrap();
+        let stolen_at_once = out.inputs.windows(2).position(|pair| match (&pair[0], &pair[1]) {
+            (
+                Input::Observe(Observation::Drawn { player, card }),
+                Input::Act { player: thief, action: Action::Steal { victim, target, .. } },
+            ) => victim == player && target == card && thief != player,
+            _ => false,
+        });
+        let Some(draw) = stolen_at_once else { continue };
+        found += 1;
+        // The view that showed the card in the drawer's row is missed.
+        referee_missing(3, &views, &out.inputs, |done| done == draw + 1, &format!("seed {seed}"));
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("only {found} games with a drawn card stolen at once");
+}
+
 #[test]
 fn a_card_drawn_and_discarded_while_nobody_saw_is_named_by_the_operator() {
     use card_referee::rules::omphala::Action;

@@ -289,7 +289,7 @@ fn unseen_draws(node: &Hypothesis, view: &TableView) -> Vec<Hypothesis> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for card in stand_ins(&node.state, view) {
+    for card in stand_ins(&node.state, view, player) {
         if let Some(mut child) = step(node, Input::Observe(Observation::Drawn { player, card })) {
             child.unseen = Some(card);
             out.push(child);
@@ -432,12 +432,18 @@ pub fn laid_as_dealt(seat: &SeatView) -> bool {
     };
     bare(&seat.front, 2, Face::Down) && bare(&seat.back, 5, Face::Up)
 }
-/// The cards that stand for an unseen draw: of each suit, the highest the game has not seen and
-/// the view does not show (no card on the table is taken for it, and the highest power is
-/// refused by the fewest rules; the operator names the real card).
-fn stand_ins(state: &GameState, view: &TableView) -> Vec<Card> {
+/// The cards that stand for an unseen draw by `drawer`: of each suit, the highest the game has
+/// not seen and the view does not show (no card on the table is taken for it, and the highest
+/// power is refused by the fewest rules; the operator names the real card); and each card the
+/// view shows for the first time outside the drawer's Back Row (drawn, then taken at once by
+/// another player's steal, while nobody saw).
+fn stand_ins(state: &GameState, view: &TableView, drawer: usize) -> Vec<Card> {
     let seen = state.seen_cards();
     let shown = view.shown_cards();
+    let in_drawer_row =
+        |c: &Card| view.seats.get(drawer).is_some_and(|s| s.back.iter().any(|e| e.base.shown() == Some(*c)));
+    let first_seen_elsewhere =
+        shown.iter().filter(|c| seen & (1u64 << c.index()) == 0 && !in_drawer_row(c)).copied().collect::<Vec<_>>();
     // Cards run by suit, each suit's ranks rising: from the top down, a suit's first unseen card
     // is its highest.
     let unseen = |suit: Suit| {
@@ -446,5 +452,5 @@ fn stand_ins(state: &GameState, view: &TableView) -> Vec<Card> {
             .filter_map(Card::from_index)
             .find(|c| c.suit == suit && seen & (1u64 << c.index()) == 0 && !shown.contains(c))
     };
-    Suit::ALL.into_iter().filter_map(unseen).collect()
+    Suit::ALL.into_iter().filter_map(unseen).chain(first_seen_elsewhere).collect()
 }
