@@ -1372,26 +1372,33 @@ fn games_missing(
     panic!("only {found} games with {what}");
 }
 
-/// A Diamond drawn as an action while nobody saw and laid at once as a shield: the table shows
-/// only a second back under one of the player's Front Row cards, which elsewhere is the row
-/// finder's shadow. In the row of the player whose turn it is it must count, or the end of the
-/// turn that follows is committed without the shield. The views after the draw action and
-/// after the card was drawn are missed.
+/// A Diamond drawn as an action while nobody saw and laid at once as a shield on a card dealt
+/// face down: the table shows only a second back under one of the player's Front Row cards,
+/// which elsewhere is the row finder's shadow. In the row of the player whose turn it is, under
+/// a card still unknown, it must count, or the end of the turn that follows is committed
+/// without the shield. The views after the draw action and after the card was drawn are missed.
 #[test]
 fn a_shield_laid_from_a_draw_nobody_saw_is_not_left_out() {
-    use card_referee::rules::omphala::Action;
+    use card_referee::rules::omphala::{Action, GameState, apply};
     let at = |inputs: &[Input]| {
-        inputs.windows(3).position(|w| match w {
-            [
+        let mut state = GameState::new(RuleOptions::default());
+        for (k, w) in inputs.windows(3).enumerate() {
+            if let [
                 Input::Act { action: Action::Draw, .. },
                 Input::Observe(Observation::Drawn { card, .. }),
-                Input::Act { action: Action::Shield { diamond, .. }, .. },
-            ] => card == diamond,
-            _ => false,
-        })
+                Input::Act { player, action: Action::Shield { diamond, position } },
+            ] = w
+                && card == diamond
+                && state.players[*player].front.get(*position).is_some_and(|e| e.card.is_none())
+            {
+                return Some(k);
+            }
+            apply(&mut state, w[0].clone()).unwrap();
+        }
+        None
     };
     let missed = |draw: usize, done: usize| (draw + 1..=draw + 2).contains(&done);
-    games_missing(2, 73_700, 3, "a shield laid from a draw action", at, missed);
+    games_missing(2, 73_700, 2, "a shield laid from a draw action on a card dealt face down", at, missed);
 }
 
 /// A card drawn at the end of a turn while nobody saw and stolen at once by the next player:

@@ -268,14 +268,18 @@ fn front_entity_conflicts(slot: &FrontSlot, w: &ExpectedEntity, s: &EntityView, 
         }
     }
     // A second back seen under a face-down card where the game has none is no evidence: the row
-    // finder sees one in the shadow at a row's end now and then, and a shield is told by its
-    // Diamond leaving the Back Row. Only in the row of the player whose turn it is in the
-    // committed game (`distance_judged`) may it be a shield whose Diamond was drawn and laid
-    // while the camera saw nothing. A shield missing, or a face-up card laid on a Front Row
-    // card, is a difference.
+    // finder sees one in the shadow at a row's end now and then (most often under a card just
+    // retired there), and a shield is told by its Diamond leaving the Back Row. Under a card
+    // dealt face down (its card unknown) in the row of the player whose turn it is in the
+    // committed game (`distance_judged`), it may be a shield whose Diamond was drawn and laid
+    // while the camera saw nothing, and it counts. A shield missing, or a face-up card laid on
+    // a Front Row card, is a difference.
+    let dealt_and_shieldable = row.shielding && w.base.card.is_none();
     match (w.modifier, s.modifier) {
         (Some(_), None) => out.add(|| format!("{slot}: its modifier is missing")),
-        (None, Some(m)) if m.face == Face::Up || row.shielding => out.add(|| format!("{slot}: an unexpected modifier")),
+        (None, Some(m)) if m.face == Face::Up || dealt_and_shieldable => {
+            out.add(|| format!("{slot}: an unexpected modifier"))
+        }
         // A shield seen face up but unread is no evidence: the reader takes a stack's top for a
         // face now and then, and a face-up card laid there would be read.
         (Some(wm), Some(m)) if m.face == Face::Up && m.card.is_some() && wm.face == Face::Down && !may_show => {
