@@ -610,6 +610,29 @@ mod by_hand {
         assert_eq!(referee.record().len(), 9, "the deal and the eight moves");
     }
 
+    /// A Diamond seen leaving the Back Row is a shield the rules place: a second back the row
+    /// finder sees under another Front Row card (here a card dealt face down) must not decide
+    /// which card it shields.
+    #[test]
+    fn a_second_back_elsewhere_does_not_decide_where_a_seen_diamond_shields() {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let stolen = ideal_view(&expected(&played(&state, "Alice steal 7S Bob 4D\n")), &layout);
+        referee.observe(&stolen, Moment { frame: 2, ms: 1000 });
+        referee.observe(&stolen, Moment { frame: 3, ms: 1500 });
+        let done = referee.record().len();
+        assert_eq!(record_lines(&referee, 1), ["Alice steal 7S Bob 4D"]);
+        // Alice shields her retired 7S (Front Row 3); a second back shows under Front Row 1.
+        let mut view = ideal_view(&expected(&played(&state, "Alice steal 7S Bob 4D\nAlice shield 9D 3\n")), &layout);
+        let shadow = view.seats[0].front[2].modifier.expect("the shield");
+        view.seats[0].front[0].modifier = Some(card_referee::table::CardView { card: None, ..shadow });
+        for (frame, ms) in [(4, 2000), (5, 2500), (6, 3000)] {
+            referee.observe(&view, Moment { frame, ms });
+        }
+        let lines = record_lines(&referee, done);
+        assert!(!lines.contains(&"Alice shield 9D 1".to_string()), "the shadow decided: {lines:?}");
+    }
+
     #[test]
     fn a_known_modifier_misread_does_not_hide_the_move_that_follows() {
         let (mut referee, state) = start();

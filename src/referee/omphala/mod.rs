@@ -323,19 +323,29 @@ impl OmphalaReferee {
         }
     }
 
-    /// A hypothesis as the table is judged now: a shield nobody saw drawn can only be the
-    /// committed turn's (a second back seen in another row is the row finder's shadow,
-    /// whichever turn the hypothesis has reached).
-    fn judged_now(&self, h: &Hypothesis) -> Hypothesis {
+    /// A hypothesis as `view` is judged now: a shield nobody saw drawn can only be the committed
+    /// turn's (a second back seen in another row is the row finder's shadow, whichever turn the
+    /// hypothesis has reached), and only while every Diamond of that player's Back Row is still
+    /// in sight: a Diamond seen leaving the row is a shield the rules place, and a second back
+    /// elsewhere must not decide where.
+    fn judged_now(&self, h: &Hypothesis, view: &TableView) -> Hypothesis {
         let playing = matches!(self.committed.phase, crate::rules::omphala::Phase::Playing);
-        Hypothesis { shielder: playing.then_some(self.committed.turn.player), ..h.clone() }
+        let player = self.committed.turn.player;
+        let in_sight =
+            |card: Card| view.seats.get(player).is_some_and(|s| s.back.iter().any(|e| e.base.shown() == Some(card)));
+        let diamonds_stay = self.committed.players.get(player).is_some_and(|p| {
+            p.back.iter().filter_map(|e| e.card).filter(|c| c.suit == crate::cards::Suit::Diamonds).all(in_sight)
+        });
+        Hypothesis { shielder: (playing && diamonds_stay).then_some(player), ..h.clone() }
     }
 
     /// Every explanation of `view` from every open hypothesis.
     fn explain_all(&self, view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
         let mut next: Vec<Hypothesis> = Vec::new();
         for h in &self.hypotheses {
-            for found in explain(&self.judged_now(h), view, &self.names, self.config.first, reach, &self.lost_reveals) {
+            for found in
+                explain(&self.judged_now(h, view), view, &self.names, self.config.first, reach, &self.lost_reveals)
+            {
                 if !next.iter().any(|n| n.state == found.state && n.inputs == found.inputs) {
                     next.push(found);
                 }
@@ -625,7 +635,7 @@ impl OmphalaReferee {
         self.undecided_changes = 0;
         self.asked = Asked::Nothing;
         if let [only] = &self.hypotheses[..]
-            && let only = self.judged_now(only)
+            && let only = self.judged_now(only, view)
             && !only.matches(view)
         {
             out.push(RefereeEvent::Waiting { differences: only.conflicts(view), at });
@@ -803,7 +813,7 @@ impl OmphalaReferee {
         if !self.dealt() {
             return;
         }
-        let judged: Vec<Hypothesis> = self.hypotheses.iter().map(|h| self.judged_now(h)).collect();
+        let judged: Vec<Hypothesis> = self.hypotheses.iter().map(|h| self.judged_now(h, view)).collect();
         if let Some(best) = judged.iter().min_by_key(|h| h.distance(view)) {
             out.push(RefereeEvent::Desync { differences: best.conflicts(view), at });
             let Some(lost) = &mut self.lost else { return };
