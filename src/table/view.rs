@@ -82,6 +82,11 @@ impl TableView {
         cards.chain(&self.discard).chain(&self.loose).filter_map(CardView::shown).collect()
     }
 
+    /// Whether `seat`'s Back Row shows `card` read face up as one of its bases.
+    pub fn back_row_shows(&self, seat: usize, card: Card) -> bool {
+        self.seats.get(seat).is_some_and(|s| s.back.iter().any(|e| e.base.shown() == Some(card)))
+    }
+
     /// The same view with every position cleared: what lies where in the rows, which way up,
     /// read as what. Two settlings of one table differ by a millimetre here and there; their
     /// skeletons are equal.

@@ -331,10 +331,9 @@ impl OmphalaReferee {
     fn judged_now(&self, h: &Hypothesis, view: &TableView) -> Hypothesis {
         let playing = matches!(self.committed.phase, crate::rules::omphala::Phase::Playing);
         let player = self.committed.turn.player;
-        let in_sight =
-            |card: Card| view.seats.get(player).is_some_and(|s| s.back.iter().any(|e| e.base.shown() == Some(card)));
         let diamonds_stay = self.committed.players.get(player).is_some_and(|p| {
-            p.back.iter().filter_map(|e| e.card).filter(|c| c.suit == crate::cards::Suit::Diamonds).all(in_sight)
+            let mut diamonds = p.back.iter().filter_map(|e| e.card).filter(|c| c.suit == crate::cards::Suit::Diamonds);
+            diamonds.all(|card| view.back_row_shows(player, card))
         });
         Hypothesis { shielder: (playing && diamonds_stay).then_some(player), ..h.clone() }
     }

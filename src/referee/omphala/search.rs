@@ -440,10 +440,8 @@ pub fn laid_as_dealt(seat: &SeatView) -> bool {
 fn stand_ins(state: &GameState, view: &TableView, drawer: usize) -> Vec<Card> {
     let seen = state.seen_cards();
     let shown = view.shown_cards();
-    let in_drawer_row =
-        |c: &Card| view.seats.get(drawer).is_some_and(|s| s.back.iter().any(|e| e.base.shown() == Some(*c)));
     let first_seen_elsewhere =
-        shown.iter().filter(|c| seen & (1u64 << c.index()) == 0 && !in_drawer_row(c)).copied().collect::<Vec<_>>();
+        shown.iter().copied().filter(|&c| seen & (1u64 << c.index()) == 0 && !view.back_row_shows(drawer, c));
     // Cards run by suit, each suit's ranks rising: from the top down, a suit's first unseen card
     // is its highest.
     let unseen = |suit: Suit| {
