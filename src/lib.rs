@@ -12,6 +12,7 @@ pub mod live;
 pub mod referee;
 pub mod render;
 pub mod rules;
+pub mod scorebook;
 pub mod symbols;
 pub mod table;
 pub mod text_input;

@@ -9,6 +9,7 @@ mod progress;
 mod referee;
 mod referee_minigame;
 mod render;
+mod scorebook;
 mod table;
 pub mod vision_cards;
 pub mod vision_symbols;
@@ -217,6 +218,8 @@ pub enum Command {
     },
     /// Follow the table: print each change of its settled view as a JSON line.
     Track(table::TrackArgs),
+    /// The book of finished games: list, show, standings, export, import.
+    Scorebook(scorebook::ScorebookArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -353,6 +356,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Referee { command } => referee::run(command, &input),
         Command::Deck { command } => deck::run(command),
         Command::Minigame { command } => minigame::run(command),
+        Command::Scorebook(args) => scorebook::run(args),
     }
 }
 

@@ -65,6 +65,11 @@ pub struct OmphalaArgs {
     /// Write the inferred game record here (docs/omphala-notation.md) at the end.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Keep the finished game in this scorebook (`card-referee scorebook`; the window keeps
+    /// its games in scorebook.sqlite in the app's data folder). A game written again, after a
+    /// restart with the same journal, is kept once.
+    #[arg(long, value_name = "FILE")]
+    pub scorebook: Option<PathBuf>,
     /// Write every settled view given to the referee here, in the --views format (to replay a
     /// session without its frames).
     #[arg(long, value_name = "FILE")]
@@ -354,7 +359,36 @@ fn finish(session: &OmphalaSession, args: &OmphalaArgs) -> ExitCode {
         }
         None => eprintln!("{}", crate::rules::omphala::replay::progress_line(state)),
     }
-    ExitCode::SUCCESS
+    match (&args.scorebook, state.standings()) {
+        (Some(book), Some(_)) => keep_in_book(session, args, book),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// Writes the finished game into the scorebook `path`, saying where; a book that cannot be
+/// written is one line, and the game stays in the journal to be written by a later run.
+fn keep_in_book(session: &OmphalaSession, args: &OmphalaArgs, path: &Path) -> ExitCode {
+    use crate::scorebook::{Scorebook, entry};
+    let state = session.referee().state();
+    let text = Record::from_inputs(state.options, session.referee().record()).to_string();
+    let written = entry::omphala(&text).map_err(|e| e.to_string()).and_then(|mut game| {
+        game.journal = args.journal.as_ref().map(|j| j.display().to_string());
+        let mut book = Scorebook::open(path).map_err(|e| e.to_string())?;
+        book.add(&game, "", None).map_err(|e| e.to_string())
+    });
+    match written {
+        Ok((id, new)) => {
+            let how = if new { "kept" } else { "already kept" };
+            eprintln!("the game is {how} in the scorebook {} as game {id}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let kept = args.journal.as_ref().map_or(String::new(), |j| {
+                format!("; the game is in the journal {}: run again with it to write it", j.display())
+            });
+            bad_input(format!("the scorebook: {e}{kept}"))
+        }
+    }
 }
 
 /// `referee demo`: the window's live referee on the demo table, headless.
