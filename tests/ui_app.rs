@@ -505,6 +505,75 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     let state = harness.state().snapshot().state.clone().unwrap();
     assert!(matches!(state.phase, Phase::Over(_)), "the game did not end: {:?}", state.phase);
     assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
+    // The finished game is kept in the scorebook of the window's data folder, and shown there.
+    step_until(&mut harness, "correct-kept", Duration::from_secs(10), "the game was not kept", |app| {
+        app.snapshot().log.iter().any(|s| format!("{:?}", s.event).contains("kept in the scorebook"))
+    });
+    harness.get_by_label("Scorebook").click();
+    for _ in 0..5 {
+        harness.step();
+    }
+    let kept = card_referee::scorebook::Scorebook::open(&dir.join("scorebook.sqlite")).unwrap();
+    let games = kept.games(&card_referee::scorebook::Filter::default()).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].entry.journal.as_deref(), Some(journal.to_str().unwrap()));
+    assert!(harness.query_by_label_contains(&games[0].summary()).is_some(), "the game is not listed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Scorebook screen: tonight's table from the book in the window's data folder, a game's
+/// tie-break and record shown by a click, and the games exported as CSV.
+#[test]
+fn the_scorebook_screen_shows_tonights_table_a_games_record_and_exports_it() {
+    let dir = std::env::temp_dir().join(format!("ui-scorebook-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut book = card_referee::scorebook::Scorebook::open(&dir.join("scorebook.sqlite")).unwrap();
+    for (file, at) in [("tie-battle", None), ("natural-end-battle", Some("2020-01-01T20:00:00Z"))] {
+        let text = std::fs::read_to_string(format!("tests/data/omphala/{file}.txt")).unwrap();
+        book.add(&card_referee::scorebook::entry::omphala(&text).unwrap(), "", at).unwrap();
+    }
+    drop(book);
+    let options = StartOptions {
+        source: Some(SourceSpec::File("/nonexistent/table.mp4".into())),
+        data_dir: Some(dir.clone()),
+        ..StartOptions::default()
+    };
+    let mut harness =
+        Harness::builder().with_size([1400.0, 860.0]).build_eframe(move |cc| RefereeApp::new(cc, options));
+    harness.step();
+    harness.get_by_label("Scorebook").click();
+    harness.step();
+    harness.step();
+    // Tonight: the game written now, not the one of 2020.
+    for _ in 0..5 {
+        harness.step();
+    }
+    let n = harness.query_all_by_label("Alice").count();
+    if n != 1 {
+        let saved = save_screenshot(&mut harness, "scorebook-screen");
+        panic!("Alice is not in tonight's table ({n} labels); screenshot: {saved}");
+    }
+    assert!(harness.query_all_by_label("P1").count() == 0, "a game of another night is in tonight's table");
+    assert!(harness.query_by_label("Games (1)").is_some());
+    harness.get_by_label_contains("1. Alice 2").click();
+    harness.step();
+    harness.step();
+    assert!(harness.query_by_label_contains("survivors: Alice 2, Bob 1").is_some(), "no tie-break shown");
+    assert!(harness.query_by_label_contains("Alice revealed 1 KH").is_some(), "no record shown");
+    harness.get_by_label("Tonight").click();
+    harness.step();
+    harness.step();
+    assert!(harness.query_all_by_label("P1").count() == 1, "every night's games are not shown without the filter");
+    harness.get_by_label("Export CSV").click();
+    harness.step();
+    let exported: Vec<std::path::PathBuf> =
+        std::fs::read_dir(dir.join("exports")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(exported.len(), 1);
+    let csv = std::fs::read_to_string(&exported[0]).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 4, "{csv}");
+    harness.step();
+    assert!(harness.query_by_label_contains("2 games written to").is_some(), "the export is not said");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -12,9 +12,12 @@ use super::orders::{Finished, LiveGame, Order};
 use crate::capture::Frame;
 use crate::referee::minigame::RoundCard;
 use crate::render::DemoTable;
-use crate::rules::omphala::notation::parse as parse_record;
+use crate::rules::omphala::notation::{Record, parse as parse_record};
 use crate::table::TableLayout;
 use crate::vision::cards::CardDetection;
+
+/// What the referee says once a finished game is in the scorebook (followed by its number).
+pub const KEPT_IN_BOOK: &str = "the game is kept in the scorebook";
 
 /// The game being refereed: one of these at a time.
 pub enum Game {
@@ -38,6 +41,10 @@ pub struct LiveReferee {
     pub error: Option<String>,
     /// The layout file the game uses, if one.
     pub layout_file: Option<std::path::PathBuf>,
+    /// The scorebook finished games are kept in (the window's), if any.
+    pub scorebook: Option<std::path::PathBuf>,
+    /// Whether the game refereed now is in the scorebook.
+    kept: bool,
 }
 
 impl LiveReferee {
@@ -49,6 +56,8 @@ impl LiveReferee {
             finished: None,
             error: None,
             layout_file: None,
+            scorebook: None,
+            kept: false,
         };
         match game {
             LiveGame::Omphala { names, layout, journal, deck } => {
@@ -204,6 +213,30 @@ impl LiveReferee {
             |s| crate::rules::omphala::replay::standings_lines(state, s),
         );
         self.finished = Some(Finished { names: self.names.clone(), standings });
+    }
+
+    /// Writes a real table's Omphala game into the scorebook once it is over, saying so (the
+    /// demo's scripted games are not kept). Written once per game; a book that cannot be
+    /// written is said, and the game stays in its journal.
+    pub fn keep_finished(&mut self) {
+        let (Some(path), false) = (self.scorebook.clone(), self.kept) else { return };
+        let Game::Omphala(session) = &mut self.game else { return };
+        let state = session.referee().state();
+        if state.standings().is_none() {
+            return;
+        }
+        self.kept = true;
+        let text = Record::from_inputs(state.options, session.referee().record()).to_string();
+        let journal = session.journal_path().map(|p| p.display().to_string());
+        let written = crate::scorebook::entry::omphala(&text).map_err(|e| e.to_string()).and_then(|mut game| {
+            game.journal = journal;
+            let mut book = crate::scorebook::Scorebook::open(&path).map_err(|e| e.to_string())?;
+            book.add(&game, "", None).map_err(|e| e.to_string())
+        });
+        session.note(match written {
+            Ok((id, _)) => format!("{KEPT_IN_BOOK} as game {id}"),
+            Err(e) => format!("the scorebook: {e}; the game stays in its journal"),
+        });
     }
 
     /// Which game of the demo's loop is refereed (`None` off the demo).

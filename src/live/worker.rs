@@ -145,9 +145,10 @@ pub struct RefereeWorker {
 }
 
 impl RefereeWorker {
-    /// Starts refereeing `game` on a thread named "referee"; `on_update` is called after each
-    /// new snapshot (the window asks for a repaint).
-    pub fn spawn(game: LiveGame, on_update: Box<dyn Fn() + Send>) -> RefereeWorker {
+    /// Starts refereeing `game` on a thread named "referee", keeping finished games in the
+    /// `scorebook` file if one; `on_update` is called after each new snapshot (the window asks
+    /// for a repaint).
+    pub fn spawn(game: LiveGame, scorebook: Option<PathBuf>, on_update: Box<dyn Fn() + Send>) -> RefereeWorker {
         let (sink, frame_rx) = FrameSink::channel();
         let shared = Arc::new(Shared {
             snapshot: Mutex::new(Arc::new(Snapshot::default())),
@@ -158,7 +159,7 @@ impl RefereeWorker {
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("referee".into())
-            .spawn(move || run(&thread_shared, game, &frame_rx, &order_rx, on_update.as_ref()))
+            .spawn(move || run(&thread_shared, (game, scorebook), &frame_rx, &order_rx, on_update.as_ref()))
             .expect("the OS refused to start the referee thread");
         RefereeWorker { shared, orders: order_tx, sink, thread: Some(thread) }
     }
@@ -197,8 +198,19 @@ struct Progress {
     cards: Vec<CardMark>,
 }
 
-fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Receiver<Order>, on_update: &dyn Fn()) {
-    let mut current = LiveReferee::start(game);
+fn run(
+    shared: &Shared,
+    (game, scorebook): (LiveGame, Option<PathBuf>),
+    frames: &Receiver<Frame>,
+    orders: &Receiver<Order>,
+    on_update: &dyn Fn(),
+) {
+    let start = |game| {
+        let mut referee = LiveReferee::start(game);
+        referee.scorebook = scorebook.clone();
+        referee
+    };
+    let mut current = start(game);
     let mut progress = Progress::default();
     publish(shared, &current, &mut progress, on_update);
     while !shared.stop.load(Ordering::Relaxed) {
@@ -206,11 +218,12 @@ fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Recei
         for order in orders.try_iter() {
             ordered = true;
             match order {
-                Order::NewGame(game) => current = LiveReferee::start(game),
+                Order::NewGame(game) => current = start(game),
                 other => current.order(other),
             }
         }
         if ordered {
+            current.keep_finished();
             publish(shared, &current, &mut progress, on_update);
         }
         let frame = match frames.recv_timeout(Duration::from_millis(30)) {
@@ -220,6 +233,7 @@ fn run(shared: &Shared, game: LiveGame, frames: &Receiver<Frame>, orders: &Recei
         };
         let began = Instant::now();
         progress.cards = card_marks(&current.push(&frame));
+        current.keep_finished();
         let ms = began.elapsed().as_secs_f64() * 1000.0;
         progress.work_ms = if progress.frames == 0 { ms } else { progress.work_ms * 0.9 + ms * 0.1 };
         progress.frames += 1;

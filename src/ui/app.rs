@@ -8,6 +8,7 @@ use super::camera_list::CameraList;
 use super::command::UiCommand;
 use super::live_view::LiveView;
 use super::minigame_panel::{self, ClaimDraft};
+use super::scorebook_screen::{self, BookOrder, ScorebookScreen};
 use super::settings::Settings;
 use super::teach_panel::{self, UnreadHint};
 use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};
@@ -16,6 +17,7 @@ use crate::capture::{self, CaptureOptions, SourceSpec};
 use crate::live::teaching::{TeachView, TeachWorker};
 use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
 use crate::referee::minigame::SeatClaim;
+use crate::referee::omphala::RefereeEvent;
 use crate::symbols::games::GameKind;
 
 /// What the command line asked for when it opened the window.
@@ -73,6 +75,10 @@ pub struct RefereeApp {
     unread: UnreadHint,
     /// Said once in the game bar: where a taught deck was kept, or why it was not.
     notice: Option<String>,
+    scorebook: ScorebookScreen,
+    /// Games the referee said it kept in the scorebook: the open screen reads the book again
+    /// when this grows.
+    kept_games: usize,
 }
 
 impl RefereeApp {
@@ -109,7 +115,7 @@ impl RefereeApp {
         if let LiveGame::MiniGame { claims, .. } = &mut game {
             *claims = start.claims;
         }
-        let referee = spawn_referee(&cc.egui_ctx, game);
+        let referee = spawn_referee(&cc.egui_ctx, game, &data_dir);
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
@@ -134,7 +140,15 @@ impl RefereeApp {
             teach_view: Arc::new(TeachView::default()),
             unread: UnreadHint::default(),
             notice: None,
+            scorebook: ScorebookScreen::default(),
+            kept_games: 0,
         }
+    }
+
+    /// How many games the referee said it kept in the scorebook, in what the window shows.
+    fn games_kept(&self) -> usize {
+        let kept = |said: &&crate::live::omphala::Said| matches!(&said.event, RefereeEvent::Note { text, .. } if text.starts_with(crate::live::referee::KEPT_IN_BOOK));
+        self.snapshot.log.iter().filter(kept).count()
     }
 
     /// Frames drawn on screen since start (tests wait on this).
@@ -211,6 +225,15 @@ impl RefereeApp {
                 }
             }
             UiCommand::ApplyLook => apply_look(ctx, &self.settings),
+            UiCommand::OpenScorebook => {
+                self.scorebook.open = true;
+                self.scorebook.today = true;
+                self.scorebook.reload(&self.data_dir.join(crate::scorebook::FILE_NAME));
+            }
+            UiCommand::Book(BookOrder::Reload) => {
+                self.scorebook.reload(&self.data_dir.join(crate::scorebook::FILE_NAME))
+            }
+            UiCommand::Book(order) => self.scorebook.export(&self.data_dir.join("exports"), order),
             UiCommand::TeachDeck => {
                 let repaint = ctx.clone();
                 let teaching = TeachWorker::spawn(Box::new(move || repaint.request_repaint()));
@@ -328,9 +351,11 @@ fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptio
     CaptureWorker::spawn(source.clone(), options.clone(), on_frame)
 }
 
-fn spawn_referee(ctx: &egui::Context, game: LiveGame) -> RefereeWorker {
+/// The referee thread, keeping finished games in the scorebook of the app's data folder.
+fn spawn_referee(ctx: &egui::Context, game: LiveGame, data_dir: &std::path::Path) -> RefereeWorker {
     let repaint = ctx.clone();
-    RefereeWorker::spawn(game, Box::new(move || repaint.request_repaint()))
+    let book = data_dir.join(crate::scorebook::FILE_NAME);
+    RefereeWorker::spawn(game, Some(book), Box::new(move || repaint.request_repaint()))
 }
 
 /// The demo table referees its own scripted games; any other source is a real table with the
@@ -471,6 +496,13 @@ impl eframe::App for RefereeApp {
                 }
             }
         });
+        commands.extend(scorebook_screen::show(&ctx, &mut self.scorebook));
+        if self.games_kept() > self.kept_games {
+            self.kept_games = self.games_kept();
+            if self.scorebook.open {
+                commands.push(UiCommand::Book(BookOrder::Reload));
+            }
+        }
         for command in commands {
             self.run_command(&ctx, command);
         }

@@ -52,6 +52,10 @@ pub enum UiCommand {
     CancelTeaching,
     /// Read with the built-in reader alone again.
     ForgetDeck,
+    /// Open the Scorebook screen on tonight's games.
+    OpenScorebook,
+    /// The Scorebook screen asks for the book to be read again or exported.
+    Book(super::scorebook_screen::BookOrder),
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
     Reveal {
         player: usize,

@@ -1,5 +1,5 @@
 //! The game bar: the seats at the table and their names, a new game, the last game to resume,
-//! the deck the cards are read with (and teaching one), and large type for a room.
+//! the deck the cards are read with (and teaching one), the scorebook, and large type for a room.
 
 use super::command::UiCommand;
 use super::settings::Settings;
@@ -56,6 +56,9 @@ pub fn show(ui: &mut egui::Ui, settings: &mut Settings, bar: &BarState) -> Vec<U
             commands.extend(deck(ui, settings, bar.suggest_teaching));
         }
         ui.separator();
+        if ui.button("Scorebook").on_hover_text("Tonight's table and every game kept").clicked() {
+            commands.push(UiCommand::OpenScorebook);
+        }
         if ui.checkbox(&mut settings.large_type, "Large type").changed() {
             commands.push(UiCommand::ApplyLook);
         }

@@ -13,6 +13,7 @@ mod minigame_panel;
 mod omphala_panel;
 mod overlay;
 mod said;
+mod scorebook_screen;
 mod screenshot;
 mod settings;
 mod source_picker;
