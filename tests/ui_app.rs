@@ -258,6 +258,20 @@ fn a_tower_game_is_refereed_claim_by_claim() {
         claimed.iter().map(|c| (c.seat, c.called.clone(), c.outcome.to_string())).collect();
     assert_eq!(verdicts, expected);
     assert!(harness.query_all_by_label_contains("The Tower").count() >= 1, "the panel does not name the game");
+    // The players stop: the game is scored and kept in the scorebook of the window's data folder.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    let book = dir.join("scorebook.sqlite");
+    let kept = || {
+        card_referee::scorebook::Scorebook::open(&book)
+            .and_then(|b| b.games(&card_referee::scorebook::Filter::default()))
+            .unwrap_or_default()
+    };
+    step_until(&mut harness, "tower-kept", Duration::from_secs(30), "the game was not kept", |_| !kept().is_empty());
+    let games = kept();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].entry.kind, "tower");
+    assert_eq!(games[0].entry.results.len(), 2);
+    assert!(games[0].entry.journal.as_ref().is_some_and(|j| j.contains("tower")), "{:?}", games[0].entry.journal);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -58,6 +58,11 @@ impl MiniGameSession {
         self.last_ms
     }
 
+    /// The journal this game is kept in, if one.
+    pub fn journal_path(&self) -> Option<&Path> {
+        self.journal.as_ref().map(Journal::path)
+    }
+
     pub fn journal_error(&self) -> Option<&str> {
         self.journal_error.as_deref()
     }

@@ -215,28 +215,44 @@ impl LiveReferee {
         self.finished = Some(Finished { names: self.names.clone(), standings });
     }
 
-    /// Writes a real table's Omphala game into the scorebook once it is over, saying so (the
-    /// demo's scripted games are not kept). Written once per game; a book that cannot be
+    /// Writes a real table's game (Omphala or a mini-game) into the scorebook once it is over,
+    /// saying so (the demo's scripted games are not kept). Written once per game; a book that cannot be
     /// written is said, and the game stays in its journal.
     pub fn keep_finished(&mut self) {
         let (Some(path), false) = (self.scorebook.clone(), self.kept) else { return };
-        let Game::Omphala(session) = &mut self.game else { return };
-        let state = session.referee().state();
-        if state.standings().is_none() {
-            return;
-        }
+        let game = match &self.game {
+            Game::Omphala(session) => {
+                let state = session.referee().state();
+                if state.standings().is_none() {
+                    return;
+                }
+                let text = Record::from_inputs(state.options, session.referee().record()).to_string();
+                let journal = session.journal_path().map(|p| p.display().to_string());
+                crate::scorebook::entry::omphala(&text).map(|game| crate::scorebook::Entry { journal, ..game })
+            }
+            Game::MiniGame { session, .. } if session.referee().is_over() => {
+                let referee = session.referee();
+                let journal = session.journal_path().map(|p| p.display().to_string());
+                let game = crate::scorebook::entry::mini_game(&referee.result(), referee.names(), String::new());
+                Ok(crate::scorebook::Entry { journal, ..game })
+            }
+            _ => return,
+        };
         self.kept = true;
-        let text = Record::from_inputs(state.options, session.referee().record()).to_string();
-        let journal = session.journal_path().map(|p| p.display().to_string());
-        let written = crate::scorebook::entry::omphala(&text).map_err(|e| e.to_string()).and_then(|mut game| {
-            game.journal = journal;
+        let written = game.map_err(|e| e.to_string()).and_then(|game| {
             let mut book = crate::scorebook::Scorebook::open(&path).map_err(|e| e.to_string())?;
             book.add(&game, "", None).map_err(|e| e.to_string())
         });
-        session.note(match written {
+        let said = match &written {
             Ok((id, _)) => format!("{KEPT_IN_BOOK} as game {id}"),
             Err(e) => format!("the scorebook: {e}; the game stays in its journal"),
-        });
+        };
+        match &mut self.game {
+            Game::Omphala(session) => session.note(said),
+            // A mini-game's log holds the game's own events: only a failure is said.
+            _ if written.is_err() => self.error = Some(said),
+            _ => {}
+        }
     }
 
     /// Which game of the demo's loop is refereed (`None` off the demo).

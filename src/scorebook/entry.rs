@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::rules::omphala::notation;
 use crate::rules::omphala::replay::{progress_line, replay, standings_lines};
+use crate::symbols::games::GameResult;
 use crate::symbols::notation as match_notation;
 
 /// The kind of an Omphala game in the book; a mini-game is kept under its own code (`tower`,
@@ -53,9 +54,15 @@ impl Entry {
     }
 
     /// What makes this game itself: the same game written twice (a write retried after a
-    /// crash, a record imported again) is one game in the book.
+    /// crash, a record imported again) is one game in the book. A game kept without a record
+    /// (a mini-game refereed live) is itself by its journal and places.
     pub fn uid(&self) -> String {
-        format!("{:016x}-{}", fnv1a(&[self.kind.as_bytes(), self.record.as_bytes()]), self.game_in_record)
+        let places = format!("{:?}", self.results);
+        let key: [&[u8]; 2] = match &self.journal {
+            Some(journal) if self.record.is_empty() => [journal.as_bytes(), places.as_bytes()],
+            _ => [self.record.as_bytes(), b""],
+        };
+        format!("{:016x}-{}", fnv1a(&[self.kind.as_bytes(), key[0], key[1]]), self.game_in_record)
     }
 }
 
@@ -136,39 +143,37 @@ pub fn mini_games(text: &str, base: &Path) -> Result<Vec<Entry>, EntryError> {
         match_notation::ReplayError::Malformed { .. } => EntryError::Malformed(e.to_string()),
         match_notation::ReplayError::Illegal { line, message } => EntryError::Illegal { line, reason: message },
     })?;
-    let seats = played.players.len();
     Ok(played
         .results
         .iter()
         .enumerate()
-        .map(|(index, result)| {
-            let mut results = Vec::new();
-            let mut above = 0;
-            for (place, tied) in result.places.iter().enumerate() {
-                for &seat in tied {
-                    let below = seats - above - tied.len();
-                    let player = played.players[seat].clone();
-                    results.push(PlayerResult {
-                        seat,
-                        player,
-                        place: place + 1,
-                        points: below as i64,
-                        won: place == 0,
-                    });
-                }
-                above += tied.len();
-            }
-            Entry {
-                kind: result.kind.code().to_string(),
-                decided_by: "place".to_string(),
-                tie_break: Vec::new(),
-                results,
-                record: text.to_string(),
-                game_in_record: index,
-                journal: None,
-            }
-        })
+        .map(|(index, result)| Entry { game_in_record: index, ..mini_game(result, &played.players, text.to_string()) })
         .collect())
+}
+
+/// One finished mini-game: `names` in seat order, kept with `record` (its match record, or
+/// none for a game refereed live: its journal is kept instead).
+pub fn mini_game(result: &GameResult, names: &[String], record: String) -> Entry {
+    let seats = names.len();
+    let mut results = Vec::new();
+    let mut above = 0;
+    for (place, tied) in result.places.iter().enumerate() {
+        for &seat in tied {
+            let below = seats - above - tied.len();
+            let player = names.get(seat).cloned().unwrap_or_else(|| format!("seat {}", seat + 1));
+            results.push(PlayerResult { seat, player, place: place + 1, points: below as i64, won: place == 0 });
+        }
+        above += tied.len();
+    }
+    Entry {
+        kind: result.kind.code().to_string(),
+        decided_by: "place".to_string(),
+        tie_break: Vec::new(),
+        results,
+        record,
+        game_in_record: 0,
+        journal: None,
+    }
 }
 
 /// The finished games of a record of either kind: a match record names its `players`, a game
@@ -181,6 +186,7 @@ pub fn from_record(text: &str, base: &Path) -> Result<Vec<Entry>, EntryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::symbols::games::GameKind;
 
     const TIE_BATTLE: &str = include_str!("../../tests/data/omphala/tie-battle.txt");
     const MATCH: &str = include_str!("../../tests/data/minigame/match.txt");
@@ -220,6 +226,22 @@ mod tests {
         assert_eq!(a.uid(), omphala(TIE_BATTLE).unwrap().uid());
         assert_ne!(a.uid(), b.uid());
         assert_ne!(a.uid(), Entry { game_in_record: 1, ..a.clone() }.uid());
+    }
+
+    #[test]
+    fn a_live_mini_game_without_a_record_is_itself_by_its_journal() {
+        let games = mini_games(MATCH, Path::new("tests/data/minigame")).unwrap();
+        let names: Vec<String> = games[0].players().iter().map(|p| p.to_string()).collect();
+        let result = GameResult {
+            kind: GameKind::Tower,
+            places: vec![vec![0], vec![2], vec![1]],
+            cards: vec![3, 1, 2],
+            wrong_calls: vec![0; 3],
+        };
+        let live = |journal: &str| Entry { journal: Some(journal.into()), ..mini_game(&result, &names, String::new()) };
+        assert_eq!(live("a.jsonl").uid(), live("a.jsonl").uid());
+        assert_ne!(live("a.jsonl").uid(), live("b.jsonl").uid());
+        assert_eq!(live("a.jsonl").results, games[0].results);
     }
 
     #[test]
