@@ -308,6 +308,15 @@ fn a_question_is_answered_by_a_click_and_the_tie_break_battle_walked_through() {
     let state = harness.state().snapshot().state.clone().unwrap();
     assert!(matches!(state.phase, Phase::Over(_)), "the battle did not end: {:?}", state.phase);
     assert!(harness.query_all_by_label_contains("Standings").count() >= 1, "no standings on screen");
+    // The game is kept with its steps, the deal with the thumbnail of the frame it was seen on.
+    step_until(&mut harness, "battle-kept", Duration::from_secs(10), "the game was not kept", |app| {
+        app.snapshot().log.iter().any(|s| format!("{:?}", s.event).contains("kept in the scorebook"))
+    });
+    let book = card_referee::scorebook::Scorebook::open(&dir.join("scorebook.sqlite")).unwrap();
+    let steps = book.steps(1).unwrap();
+    assert!(steps.iter().any(|s| s.lines.iter().any(|l| l == "Alice drew 10S")), "Alice's draw is not a step");
+    let jpeg = steps[0].thumbnail.as_ref().expect("the deal's frame has no thumbnail");
+    assert!(image::load_from_memory(jpeg).is_ok_and(|i| i.width() == 240), "the thumbnail is not a 240 px picture");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -532,6 +541,18 @@ fn a_desync_is_corrected_by_a_click_and_the_game_goes_on_to_its_standings() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].entry.journal.as_deref(), Some(journal.to_str().unwrap()));
     assert!(harness.query_by_label_contains(&games[0].summary()).is_some(), "the game is not listed");
+    // Step by step: the deal, the corrections and the battle's reveals (typed after the video
+    // ended: no thumbnails).
+    let steps = kept.steps(games[0].id).unwrap();
+    assert_eq!(steps.len(), card_referee::scorebook::steps::from_journal(&journal).len());
+    harness.get_by_label_contains(&games[0].summary()).click();
+    for _ in 0..3 {
+        harness.step();
+    }
+    for step in &steps {
+        let line = format!("frame {}: {}", step.frame, step.lines.join("  "));
+        assert!(harness.query_all_by_label(&line).count() >= 1, "the step \"{line}\" is not shown");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -371,10 +371,11 @@ fn keep_in_book(session: &OmphalaSession, args: &OmphalaArgs, path: &Path) -> Ex
     use crate::scorebook::{Scorebook, entry};
     let state = session.referee().state();
     let text = Record::from_inputs(state.options, session.referee().record()).to_string();
+    let steps = args.journal.as_deref().map(crate::scorebook::steps::from_journal).unwrap_or_default();
     let written = entry::omphala(&text).map_err(|e| e.to_string()).and_then(|mut game| {
         game.journal = args.journal.as_ref().map(|j| j.display().to_string());
         let mut book = Scorebook::open(path).map_err(|e| e.to_string())?;
-        book.add(&game, "", None).map_err(|e| e.to_string())
+        book.add_game(&game, &steps, "", None).map_err(|e| e.to_string())
     });
     match written {
         Ok((id, new)) => {

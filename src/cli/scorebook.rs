@@ -138,6 +138,14 @@ fn show(book: &Scorebook, id: i64) -> Result<ExitCode, String> {
     if let Some(journal) = &game.entry.journal {
         println!("journal: {journal}");
     }
+    let steps = book.steps(id).map_err(|e| e.to_string())?;
+    if !steps.is_empty() {
+        println!("steps:");
+    }
+    for step in &steps {
+        let thumbnail = step.thumbnail.as_ref().map_or(String::new(), |t| format!(" (thumbnail, {} bytes)", t.len()));
+        println!("  frame {}: {}{thumbnail}", step.frame, step.lines.join(" / "));
+    }
     println!("record:");
     print!("{}", game.entry.record);
     Ok(ExitCode::SUCCESS)

@@ -240,8 +240,13 @@ impl LiveReferee {
         };
         self.kept = true;
         let written = game.map_err(|e| e.to_string()).and_then(|game| {
+            // An Omphala game's commits step by step, with their thumbnails, from its journal.
+            let steps = match (&self.game, &game.journal) {
+                (Game::Omphala(_), Some(journal)) => crate::scorebook::steps::from_journal(Path::new(journal)),
+                _ => Vec::new(),
+            };
             let mut book = crate::scorebook::Scorebook::open(&path).map_err(|e| e.to_string())?;
-            book.add(&game, "", None).map_err(|e| e.to_string())
+            book.add_game(&game, &steps, "", None).map_err(|e| e.to_string())
         });
         let said = match &written {
             Ok((id, _)) => format!("{KEPT_IN_BOOK} as game {id}"),

@@ -81,9 +81,14 @@ impl Journal {
 
     /// Folder for the commits' thumbnails: `JOURNAL.thumbs/`.
     pub fn thumbnail_dir(&self) -> PathBuf {
-        let mut name = self.path.file_name().unwrap_or_default().to_os_string();
+        Journal::thumbnail_dir_of(&self.path)
+    }
+
+    /// The thumbnail folder of the journal at `path`: `JOURNAL.thumbs/`.
+    pub fn thumbnail_dir_of(path: &Path) -> PathBuf {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
         name.push(".thumbs");
-        self.path.with_file_name(name)
+        path.with_file_name(name)
     }
 
     /// Appends one entry and flushes it to the disk.

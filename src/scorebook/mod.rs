@@ -8,6 +8,7 @@ pub mod clock;
 pub mod entry;
 pub mod export;
 mod schema;
+pub mod steps;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,6 +17,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
 pub use entry::{Entry, EntryError, PlayerResult};
+pub use steps::Step;
 
 /// The scorebook file's name in the app's data folder.
 pub const FILE_NAME: &str = "scorebook.sqlite";
@@ -159,6 +161,18 @@ impl Scorebook {
     /// UTC). Returns its number in the book, and whether it was new: the same game written
     /// again (`Entry::uid`) is kept once.
     pub fn add(&mut self, entry: &Entry, table: &str, played_at: Option<&str>) -> Result<(i64, bool), BookError> {
+        self.add_game(entry, &[], table, played_at)
+    }
+
+    /// As `add`, with the game's commits step by step (`steps::from_journal`), in the same
+    /// transaction.
+    pub fn add_game(
+        &mut self,
+        entry: &Entry,
+        steps: &[Step],
+        table: &str,
+        played_at: Option<&str>,
+    ) -> Result<(i64, bool), BookError> {
         let path = self.path.clone();
         let err = |e| sql_error(&path, e);
         // Immediate: the write lock is taken first, so two tables writing at once wait their
@@ -194,8 +208,35 @@ impl Scorebook {
             )
             .map_err(err)?;
         }
+        for (k, step) in steps.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO steps (game_id, step, frame, lines, thumbnail) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, k as i64, step.frame as i64, step.lines.join("\n"), step.thumbnail],
+            )
+            .map_err(err)?;
+        }
         tx.commit().map_err(err)?;
         Ok((id, true))
+    }
+
+    /// Game `id`'s commits step by step, with their thumbnails.
+    pub fn steps(&self, id: i64) -> Result<Vec<Step>, BookError> {
+        let err = |e| sql_error(&self.path, e);
+        let mut statement = self
+            .conn
+            .prepare("SELECT frame, lines, thumbnail FROM steps WHERE game_id = ?1 ORDER BY step")
+            .map_err(err)?;
+        let rows = statement
+            .query_map([id], |r| {
+                let lines: String = r.get(1)?;
+                Ok(Step {
+                    frame: r.get::<_, i64>(0)? as u64,
+                    lines: lines.lines().map(str::to_string).collect(),
+                    thumbnail: r.get(2)?,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(err)
     }
 
     /// The games `filter` takes in, oldest first.
@@ -372,6 +413,30 @@ mod tests {
         let err = Scorebook::open(&path).err().unwrap().to_string();
         assert!(err.contains("book.sqlite: not a scorebook"), "{err}");
         assert!(std::fs::read_to_string(&path).unwrap().starts_with("this is a text file"));
+    }
+
+    #[test]
+    fn a_book_of_the_first_version_is_brought_up_to_date_with_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute(
+            "INSERT INTO games (uid, kind, played_at, table_name, decided_by, tie_break, record, game_in_record)
+             VALUES ('u', 'omphala', '2026-01-01T20:00:00Z', '', 'battle', '', 'seat …', 0)",
+            [],
+        )
+        .unwrap();
+        drop(conn);
+        let mut book = Scorebook::open(&path).unwrap();
+        assert_eq!(book.count().unwrap(), 1);
+        let version: i64 = book.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, schema::latest());
+        let steps =
+            [Step { frame: 3, lines: vec!["Alice draw".into(), "Alice drew 4C".into()], thumbnail: Some(vec![1, 2]) }];
+        let (id, _) = book.add_game(&entry::omphala(TIE_BATTLE).unwrap(), &steps, "", None).unwrap();
+        assert_eq!(book.steps(id).unwrap(), steps);
     }
 
     #[test]

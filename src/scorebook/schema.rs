@@ -27,6 +27,15 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, seat)
     );
     CREATE INDEX results_by_player ON results (player);",
+    // 2: a refereed game's commits, each with its frame's thumbnail.
+    "CREATE TABLE steps (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        frame INTEGER NOT NULL,
+        lines TEXT NOT NULL,
+        thumbnail BLOB,
+        PRIMARY KEY (game_id, step)
+    );",
 ];
 
 /// The version a book has once every migration here is applied.

@@ -233,6 +233,9 @@ impl RefereeApp {
             UiCommand::Book(BookOrder::Reload) => {
                 self.scorebook.reload(&self.data_dir.join(crate::scorebook::FILE_NAME))
             }
+            UiCommand::Book(BookOrder::Steps) => {
+                self.scorebook.load_steps(&self.data_dir.join(crate::scorebook::FILE_NAME), ctx)
+            }
             UiCommand::Book(order) => self.scorebook.export(&self.data_dir.join("exports"), order),
             UiCommand::TeachDeck => {
                 let repaint = ctx.clone();

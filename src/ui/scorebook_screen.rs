@@ -1,6 +1,6 @@
 //! The Scorebook screen: the table of the games chosen (tonight's by default: games, wins,
 //! points, and the wins a tie-break decided), the games with their places, any game's
-//! tie-break and record, a filter by date, game and player, and export to CSV or JSON. The
+//! tie-break and record (step by step with each commit's thumbnail, for a refereed game), a filter by date, game and player, and export to CSV or JSON. The
 //! screen draws what it was given; the app reads the book after drawing, when the screen asks
 //! (opened, filtered, a game kept), never each frame.
 
@@ -15,6 +15,15 @@ pub enum BookOrder {
     Reload,
     ExportCsv,
     ExportJson,
+    /// Read the chosen game's steps and thumbnails.
+    Steps,
+}
+
+/// One commit of the chosen game as shown: its frame, its lines and its thumbnail.
+struct ShownStep {
+    frame: u64,
+    lines: String,
+    thumbnail: Option<egui::TextureHandle>,
 }
 
 /// The screen's state: kept while the window lives, not saved.
@@ -33,6 +42,8 @@ pub struct ScorebookScreen {
     pub selected: Option<i64>,
     games: Vec<Kept>,
     table: Vec<TableLine>,
+    /// The chosen game's steps.
+    steps: Vec<ShownStep>,
     /// What the last read or export said (an error, or where the export went).
     message: Option<String>,
 }
@@ -60,6 +71,27 @@ impl ScorebookScreen {
             Ok((games, table)) => {
                 (self.games, self.table) = (games, table);
                 self.message = None;
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Reads the chosen game's steps from the book at `path`, each thumbnail made a texture.
+    pub fn load_steps(&mut self, path: &std::path::Path, ctx: &egui::Context) {
+        self.steps.clear();
+        let Some(id) = self.selected else { return };
+        match Scorebook::open(path).and_then(|book| book.steps(id)) {
+            Ok(steps) => {
+                self.steps = steps
+                    .into_iter()
+                    .map(|step| ShownStep {
+                        frame: step.frame,
+                        lines: step.lines.join("  "),
+                        thumbnail: step
+                            .thumbnail
+                            .and_then(|jpeg| texture(ctx, &format!("book-{id}-{}", step.frame), &jpeg)),
+                    })
+                    .collect();
             }
             Err(e) => self.message = Some(e.to_string()),
         }
@@ -99,12 +131,13 @@ pub fn show(ctx: &egui::Context, screen: &mut ScorebookScreen) -> Vec<UiCommand>
                 let chosen = screen.selected == Some(game.id);
                 if ui.selectable_label(chosen, game.summary()).clicked() {
                     screen.selected = if chosen { None } else { Some(game.id) };
+                    commands.push(UiCommand::Book(BookOrder::Steps));
                 }
             }
         });
         if let Some(game) = screen.selected.and_then(|id| screen.games.iter().find(|g| g.id == id)) {
             ui.separator();
-            record(ui, game);
+            record(ui, game, &screen.steps);
         }
     });
     if open != screen.open {
@@ -177,10 +210,25 @@ fn table(ui: &mut egui::Ui, lines: &[TableLine]) {
     });
 }
 
-fn record(ui: &mut egui::Ui, game: &Kept) {
+fn record(ui: &mut egui::Ui, game: &Kept, steps: &[ShownStep]) {
     ui.strong(format!("Game {}: {}", game.id, game_title(&game.entry.kind)));
     for line in &game.entry.tie_break {
         ui.monospace(line);
+    }
+    if !steps.is_empty() {
+        // Step by step: each commit with the frame it was decided on.
+        egui::ScrollArea::vertical().id_salt("scorebook-steps").max_height(240.0).show(ui, |ui| {
+            for step in steps {
+                ui.horizontal(|ui| {
+                    if let Some(texture) = &step.thumbnail {
+                        let size = texture.size_vec2();
+                        ui.image((texture.id(), size * (120.0 / size.x.max(1.0))));
+                    }
+                    ui.label(format!("frame {}: {}", step.frame, step.lines));
+                });
+            }
+        });
+        return;
     }
     // The moves without the record's comments (free text, in any script the font may lack).
     let moves: Vec<&str> = game
@@ -193,6 +241,13 @@ fn record(ui: &mut egui::Ui, game: &Kept) {
     egui::ScrollArea::vertical().id_salt("scorebook-record").max_height(200.0).show(ui, |ui| {
         ui.monospace(moves.join("\n"));
     });
+}
+
+/// A JPEG thumbnail as a texture; one that does not decode is left out.
+fn texture(ctx: &egui::Context, name: &str, jpeg: &[u8]) -> Option<egui::TextureHandle> {
+    let image = image::load_from_memory(jpeg).ok()?.to_rgba8();
+    let size = [image.width() as usize, image.height() as usize];
+    Some(ctx.load_texture(name, egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw()), Default::default()))
 }
 
 /// "Omphala" or the mini-game's title.
