@@ -4,6 +4,7 @@
 //! (`Entry::uid`), so a write retried after a crash or a record imported twice is one game.
 //! Free of the referee, the vision and the window: games come in as records.
 
+pub mod catch_up;
 pub mod clock;
 pub mod entry;
 pub mod export;

@@ -116,6 +116,7 @@ impl RefereeApp {
             *claims = start.claims;
         }
         let referee = spawn_referee(&cc.egui_ctx, game, &data_dir);
+        catch_up_scorebook(&data_dir);
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
@@ -352,6 +353,26 @@ fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptio
         repaint.request_repaint();
     });
     CaptureWorker::spawn(source.clone(), options.clone(), on_frame)
+}
+
+/// Writes into the scorebook, on a thread of its own, the finished games its first write left
+/// out (a crash, a full disk): their journals are in the data folder.
+fn catch_up_scorebook(data_dir: &std::path::Path) {
+    let (book, journals) = (data_dir.join(crate::scorebook::FILE_NAME), data_dir.join("journals"));
+    let started = std::thread::Builder::new().name("scorebook-catch-up".into()).spawn(move || {
+        let caught = crate::scorebook::Scorebook::open(&book)
+            .and_then(|mut book| crate::scorebook::catch_up::catch_up(&mut book, &journals));
+        match caught {
+            Ok(caught) if caught.written > 0 => {
+                tracing::info!("{} finished games written to the scorebook", caught.written)
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("the scorebook: {e}"),
+        }
+    });
+    if let Err(e) = started {
+        tracing::warn!("the scorebook's catch-up did not start: {e}");
+    }
 }
 
 /// The referee thread, keeping finished games in the scorebook of the app's data folder.
