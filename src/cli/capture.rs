@@ -49,6 +49,12 @@ pub struct WindowArgs {
     /// The players' names in seat order, comma-separated (as last time when not given).
     #[arg(long, value_delimiter = ',')]
     pub names: Vec<String>,
+    /// Open on the Scorebook screen (tonight's table).
+    #[arg(long)]
+    pub show_scorebook: bool,
+    /// Keep journals, layouts, decks and the scorebook here (default: the app's data folder).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -93,8 +99,9 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
         claims,
         names: args.names.clone(),
         layout: args.layout.clone(),
-        data_dir: None,
+        data_dir: args.data_dir.clone(),
         card_profile: input.card_profile.clone(),
+        show_scorebook: args.show_scorebook,
     };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,

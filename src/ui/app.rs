@@ -43,6 +43,8 @@ pub struct StartOptions {
     pub data_dir: Option<PathBuf>,
     /// The deck profile to read the cards with (else as last time).
     pub card_profile: Option<PathBuf>,
+    /// Open on the Scorebook screen.
+    pub show_scorebook: bool,
 }
 
 pub struct RefereeApp {
@@ -120,6 +122,11 @@ impl RefereeApp {
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
+        let mut scorebook = ScorebookScreen::default();
+        if start.show_scorebook {
+            (scorebook.open, scorebook.today) = (true, true);
+            scorebook.reload(&data_dir.join(crate::scorebook::FILE_NAME));
+        }
         RefereeApp {
             status: worker.status(),
             snapshot: referee.snapshot(),
@@ -141,7 +148,7 @@ impl RefereeApp {
             teach_view: Arc::new(TeachView::default()),
             unread: UnreadHint::default(),
             notice: None,
-            scorebook: ScorebookScreen::default(),
+            scorebook,
             kept_games: 0,
         }
     }
