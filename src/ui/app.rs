@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::camera_list::CameraList;
-use super::command::UiCommand;
+use super::command::{BookOrder, UiCommand};
 use super::live_view::LiveView;
 use super::minigame_panel::{self, ClaimDraft};
-use super::scorebook_screen::{self, BookOrder, ScorebookScreen};
+use super::scorebook_screen::{self, ScorebookScreen};
 use super::settings::Settings;
 use super::teach_panel::{self, UnreadHint};
 use super::{game_bar, omphala_panel, overlay, said, source_picker, status_line};

@@ -55,11 +55,22 @@ pub enum UiCommand {
     /// Open the Scorebook screen on tonight's games.
     OpenScorebook,
     /// The Scorebook screen asks for the book to be read again or exported.
-    Book(super::scorebook_screen::BookOrder),
+    Book(BookOrder),
     /// The operator read `player`'s Front Row card `position` as `card` (a tie-break reveal).
     Reveal {
         player: usize,
         position: usize,
         card: String,
     },
+}
+
+/// What the Scorebook screen asks the app to do with the book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookOrder {
+    /// Read the games and the table again, with the filter as set.
+    Reload,
+    ExportCsv,
+    ExportJson,
+    /// Read the chosen game's steps and thumbnails.
+    Steps,
 }

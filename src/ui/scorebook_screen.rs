@@ -4,20 +4,9 @@
 //! screen draws what it was given; the app reads the book after drawing, when the screen asks
 //! (opened, filtered, a game kept), never each frame.
 
-use super::command::UiCommand;
+use super::command::{BookOrder, UiCommand};
 use crate::scorebook::{Filter, Kept, Scorebook, TableLine, clock, export};
 use crate::symbols::games::GameKind;
-
-/// What the screen asks the app to do with the book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BookOrder {
-    /// Read the games and the table again, with the filter as set.
-    Reload,
-    ExportCsv,
-    ExportJson,
-    /// Read the chosen game's steps and thumbnails.
-    Steps,
-}
 
 /// One commit of the chosen game as shown: its frame, its lines and its thumbnail.
 struct ShownStep {
