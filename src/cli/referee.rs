@@ -368,15 +368,10 @@ fn finish(session: &OmphalaSession, args: &OmphalaArgs) -> ExitCode {
 /// Writes the finished game into the scorebook `path`, saying where; a book that cannot be
 /// written is one line, and the game stays in the journal to be written by a later run.
 fn keep_in_book(session: &OmphalaSession, args: &OmphalaArgs, path: &Path) -> ExitCode {
-    use crate::scorebook::{Scorebook, entry};
     let state = session.referee().state();
     let text = Record::from_inputs(state.options, session.referee().record()).to_string();
-    let steps = args.journal.as_deref().map(crate::scorebook::steps::from_journal).unwrap_or_default();
-    let written = entry::omphala(&text).map_err(|e| e.to_string()).and_then(|mut game| {
-        game.journal = args.journal.as_ref().map(|j| j.display().to_string());
-        let mut book = Scorebook::open(path).map_err(|e| e.to_string())?;
-        book.add_game(&game, &steps, "", None).map_err(|e| e.to_string())
-    });
+    let written =
+        crate::scorebook::Scorebook::open(path).and_then(|mut book| book.add_refereed(&text, args.journal.as_deref()));
     match written {
         Ok((id, new)) => {
             let how = if new { "kept" } else { "already kept" };

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::EXIT_BAD_INPUT;
-use crate::scorebook::clock::{utc_date, utc_time};
+use crate::scorebook::clock::utc_time;
 use crate::scorebook::{Filter, Scorebook, entry, export};
 
 #[derive(Args, Debug)]
@@ -107,13 +107,13 @@ fn fail(e: impl std::fmt::Display) -> ExitCode {
 }
 
 fn filter_of(args: &FilterArgs) -> Filter {
-    let today = args.today.then(|| utc_date(std::time::SystemTime::now()));
-    Filter {
-        since: today.clone().or_else(|| args.since.clone()),
-        until: today.or_else(|| args.until.clone()),
+    let filter = Filter {
+        since: args.since.clone(),
+        until: args.until.clone(),
         kind: args.game.clone(),
         player: args.player.clone(),
-    }
+    };
+    if args.today { filter.today() } else { filter }
 }
 
 fn list(book: &Scorebook, filter: &FilterArgs) -> Result<ExitCode, String> {

@@ -151,12 +151,12 @@ impl OmphalaSession {
         Ok(session)
     }
 
-    /// Why the journal stopped being written, if it did.
     /// The journal this game is kept in, if one.
     pub fn journal_path(&self) -> Option<&Path> {
         self.journal.as_ref().map(Journal::path)
     }
 
+    /// Why the journal stopped being written, if it did.
     pub fn journal_error(&self) -> Option<&str> {
         self.journal_error.as_deref()
     }

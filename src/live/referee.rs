@@ -216,38 +216,30 @@ impl LiveReferee {
     }
 
     /// Writes a real table's game (Omphala or a mini-game) into the scorebook once it is over,
-    /// saying so (the demo's scripted games are not kept). Written once per game; a book that cannot be
-    /// written is said, and the game stays in its journal.
-    pub fn keep_finished(&mut self) {
-        let (Some(path), false) = (self.scorebook.clone(), self.kept) else { return };
-        let game = match &self.game {
-            Game::Omphala(session) => {
+    /// saying so (the demo's scripted games are not kept); returns whether it wrote one now.
+    /// Written once per game; a book that cannot be written is said, and the game stays in its
+    /// journal.
+    pub fn keep_finished(&mut self) -> bool {
+        use crate::scorebook::{Entry, Scorebook, entry};
+        if self.kept {
+            return false;
+        }
+        let Some(path) = &self.scorebook else { return false };
+        let written = match &self.game {
+            Game::Omphala(session) if session.referee().state().standings().is_some() => {
                 let state = session.referee().state();
-                if state.standings().is_none() {
-                    return;
-                }
                 let text = Record::from_inputs(state.options, session.referee().record()).to_string();
-                let journal = session.journal_path().map(|p| p.display().to_string());
-                crate::scorebook::entry::omphala(&text).map(|game| crate::scorebook::Entry { journal, ..game })
+                Scorebook::open(path).and_then(|mut book| book.add_refereed(&text, session.journal_path()))
             }
             Game::MiniGame { session, .. } if session.referee().is_over() => {
                 let referee = session.referee();
                 let journal = session.journal_path().map(|p| p.display().to_string());
-                let game = crate::scorebook::entry::mini_game(&referee.result(), referee.names(), String::new());
-                Ok(crate::scorebook::Entry { journal, ..game })
+                let game = Entry { journal, ..entry::mini_game(&referee.result(), referee.names(), String::new()) };
+                Scorebook::open(path).and_then(|mut book| book.add(&game, "", None))
             }
-            _ => return,
+            _ => return false,
         };
         self.kept = true;
-        let written = game.map_err(|e| e.to_string()).and_then(|game| {
-            // An Omphala game's commits step by step, with their thumbnails, from its journal.
-            let steps = match (&self.game, &game.journal) {
-                (Game::Omphala(_), Some(journal)) => crate::scorebook::steps::from_journal(Path::new(journal)),
-                _ => Vec::new(),
-            };
-            let mut book = crate::scorebook::Scorebook::open(&path).map_err(|e| e.to_string())?;
-            book.add_game(&game, &steps, "", None).map_err(|e| e.to_string())
-        });
         let said = match &written {
             Ok((id, _)) => format!("{KEPT_IN_BOOK} as game {id}"),
             Err(e) => format!("the scorebook: {e}; the game stays in its journal"),
@@ -258,6 +250,7 @@ impl LiveReferee {
             _ if written.is_err() => self.error = Some(said),
             _ => {}
         }
+        written.is_ok()
     }
 
     /// Which game of the demo's loop is refereed (`None` off the demo).

@@ -43,6 +43,8 @@ pub struct Snapshot {
     pub state: Option<GameState>,
     /// The last things said, oldest first.
     pub log: Vec<Said>,
+    /// Games written into the scorebook since the window started.
+    pub games_kept: u64,
     /// A question for the operator: what it is about and the candidates to choose from.
     pub question: Option<crate::referee::omphala::question::Question>,
     /// The previous game of this window, once one has ended.
@@ -159,7 +161,7 @@ impl RefereeWorker {
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("referee".into())
-            .spawn(move || run(&thread_shared, (game, scorebook), &frame_rx, &order_rx, on_update.as_ref()))
+            .spawn(move || run(&thread_shared, game, scorebook, &frame_rx, &order_rx, on_update.as_ref()))
             .expect("the OS refused to start the referee thread");
         RefereeWorker { shared, orders: order_tx, sink, thread: Some(thread) }
     }
@@ -196,11 +198,13 @@ struct Progress {
     frame: u64,
     image_size: [i32; 2],
     cards: Vec<CardMark>,
+    games_kept: u64,
 }
 
 fn run(
     shared: &Shared,
-    (game, scorebook): (LiveGame, Option<PathBuf>),
+    game: LiveGame,
+    scorebook: Option<PathBuf>,
     frames: &Receiver<Frame>,
     orders: &Receiver<Order>,
     on_update: &dyn Fn(),
@@ -223,7 +227,7 @@ fn run(
             }
         }
         if ordered {
-            current.keep_finished();
+            progress.games_kept += u64::from(current.keep_finished());
             publish(shared, &current, &mut progress, on_update);
         }
         let frame = match frames.recv_timeout(Duration::from_millis(30)) {
@@ -233,7 +237,7 @@ fn run(
         };
         let began = Instant::now();
         progress.cards = card_marks(&current.push(&frame));
-        current.keep_finished();
+        progress.games_kept += u64::from(current.keep_finished());
         let ms = began.elapsed().as_secs_f64() * 1000.0;
         progress.work_ms = if progress.frames == 0 { ms } else { progress.work_ms * 0.9 + ms * 0.1 };
         progress.frames += 1;
@@ -275,6 +279,7 @@ fn snapshot_of(current: &LiveReferee, progress: &Progress, shared: &Shared) -> S
         names: current.names.clone(),
         state: session.map(|s| s.referee().state().clone()),
         log: log[log.len().saturating_sub(SNAPSHOT_LOG)..].to_vec(),
+        games_kept: progress.games_kept,
         question: session.and_then(|s| s.question().cloned()),
         finished: current.finished.clone(),
         work_ms: progress.work_ms,

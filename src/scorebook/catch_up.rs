@@ -4,10 +4,9 @@
 
 use std::path::Path;
 
-use super::{BookError, Scorebook, entry, steps};
+use super::{BookError, EntryError, Scorebook};
 use crate::referee::journal;
 use crate::rules::omphala::notation::Record;
-use crate::rules::omphala::replay::replay;
 
 /// How many journals' games were written, and the journals that could not be read (each named
 /// with why).
@@ -17,7 +16,8 @@ pub struct CaughtUp {
     pub unreadable: Vec<String>,
 }
 
-/// Writes every finished game of the Omphala journals (`omphala-*.jsonl`) in `folder`.
+/// Writes every finished game of the Omphala journals (`omphala-*.jsonl`) in `folder`; a
+/// journal whose game the book holds is not read again.
 pub fn catch_up(book: &mut Scorebook, folder: &Path) -> Result<CaughtUp, BookError> {
     let mut caught = CaughtUp::default();
     let Ok(listing) = std::fs::read_dir(folder) else { return Ok(caught) };
@@ -30,6 +30,9 @@ pub fn catch_up(book: &mut Scorebook, folder: &Path) -> Result<CaughtUp, BookErr
         .collect();
     journals.sort();
     for path in journals {
+        if book.has_journal(&path)? {
+            continue;
+        }
         let resumed = match journal::read(&path) {
             Ok(resumed) => resumed,
             Err(e) => {
@@ -37,16 +40,15 @@ pub fn catch_up(book: &mut Scorebook, folder: &Path) -> Result<CaughtUp, BookErr
                 continue;
             }
         };
-        // The record as the referee writes it at the game's end (`live::referee`).
+        // The record as the referee writes it at the game's end (`live::referee`); a game not
+        // over waits for its players.
         let text = Record::from_inputs(resumed.options, &resumed.inputs).to_string();
-        let over = replay(&Record::from_inputs(resumed.options, &resumed.inputs)).state.standings().is_some();
-        if !over {
-            continue;
+        match book.add_refereed(&text, Some(&path)) {
+            Ok((_, new)) => caught.written += usize::from(new),
+            Err(BookError::Entry(EntryError::NotOver(_))) => {}
+            Err(BookError::Entry(e)) => caught.unreadable.push(format!("{}: {e}", path.display())),
+            Err(e) => return Err(e),
         }
-        let Ok(mut game) = entry::omphala(&text) else { continue };
-        game.journal = Some(path.display().to_string());
-        let (_, new) = book.add_game(&game, &steps::from_journal(&path), "", None)?;
-        caught.written += usize::from(new);
     }
     Ok(caught)
 }

@@ -37,6 +37,8 @@ pub enum BookError {
     Newer { path: String, found: i64, known: i64 },
     #[error("{path}: {message}")]
     Sql { path: String, message: String },
+    #[error(transparent)]
+    Entry(#[from] EntryError),
 }
 
 /// An open scorebook.
@@ -56,6 +58,14 @@ pub struct Filter {
     pub kind: Option<String>,
     /// Only games this player sat in.
     pub player: Option<String>,
+}
+
+impl Filter {
+    /// Only today's games (UTC): the evening's table.
+    pub fn today(self) -> Filter {
+        let today = clock::utc_date(std::time::SystemTime::now());
+        Filter { since: Some(today.clone()), until: Some(today), ..self }
+    }
 }
 
 /// A game as kept: its number in the book and when it was written.
@@ -240,9 +250,31 @@ impl Scorebook {
         rows.collect::<Result<Vec<_>, _>>().map_err(err)
     }
 
+    /// Writes the refereed Omphala game of `record` (finished), now, with its journal and its
+    /// steps read from that journal (`steps::from_journal`).
+    pub fn add_refereed(&mut self, record: &str, journal: Option<&Path>) -> Result<(i64, bool), BookError> {
+        let game = Entry { journal: journal.map(|j| j.display().to_string()), ..entry::omphala(record)? };
+        let steps = journal.map(steps::from_journal).unwrap_or_default();
+        self.add_game(&game, &steps, "", None)
+    }
+
+    /// Whether a game kept here came from the journal at `path`.
+    pub fn has_journal(&self, path: &Path) -> Result<bool, BookError> {
+        let journal = path.display().to_string();
+        self.conn
+            .query_row("SELECT count(*) FROM games WHERE journal = ?1", [journal], |r| r.get::<_, i64>(0))
+            .map(|n| n > 0)
+            .map_err(|e| sql_error(&self.path, e))
+    }
+
     /// The games `filter` takes in, oldest first.
     pub fn games(&self, filter: &Filter) -> Result<Vec<Kept>, BookError> {
         let (clause, args) = where_clause(filter);
+        self.query_games(&clause, &args)
+    }
+
+    /// The games of `games g` that `clause` keeps, with its arguments, oldest first.
+    fn query_games(&self, clause: &str, args: &[String]) -> Result<Vec<Kept>, BookError> {
         let sql = format!(
             "SELECT id, played_at, table_name, kind, decided_by, tie_break, record, game_in_record, journal
              FROM games g {clause} ORDER BY played_at, id"
@@ -277,8 +309,7 @@ impl Scorebook {
 
     /// Game `id`, if the book holds it.
     pub fn game(&self, id: i64) -> Result<Option<Kept>, BookError> {
-        let all = self.games(&Filter::default())?;
-        Ok(all.into_iter().find(|g| g.id == id))
+        Ok(self.query_games("WHERE g.id = ?1", &[id.to_string()])?.pop())
     }
 
     fn results(&self, id: i64) -> Result<Vec<PlayerResult>, BookError> {

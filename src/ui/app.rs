@@ -17,7 +17,6 @@ use crate::capture::{self, CaptureOptions, SourceSpec};
 use crate::live::teaching::{TeachView, TeachWorker};
 use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
 use crate::referee::minigame::SeatClaim;
-use crate::referee::omphala::RefereeEvent;
 use crate::symbols::games::GameKind;
 
 /// What the command line asked for when it opened the window.
@@ -78,9 +77,9 @@ pub struct RefereeApp {
     /// Said once in the game bar: where a taught deck was kept, or why it was not.
     notice: Option<String>,
     scorebook: ScorebookScreen,
-    /// Games the referee said it kept in the scorebook: the open screen reads the book again
-    /// when this grows.
-    kept_games: usize,
+    /// Games the referee had written into the scorebook when the screen last read it: the open
+    /// screen reads the book again when more are.
+    kept_games: u64,
 }
 
 impl RefereeApp {
@@ -153,10 +152,9 @@ impl RefereeApp {
         }
     }
 
-    /// How many games the referee said it kept in the scorebook, in what the window shows.
-    fn games_kept(&self) -> usize {
-        let kept = |said: &&crate::live::omphala::Said| matches!(&said.event, RefereeEvent::Note { text, .. } if text.starts_with(crate::live::referee::KEPT_IN_BOOK));
-        self.snapshot.log.iter().filter(kept).count()
+    /// The scorebook in the data folder.
+    fn book_path(&self) -> PathBuf {
+        self.data_dir.join(crate::scorebook::FILE_NAME)
     }
 
     /// Frames drawn on screen since start (tests wait on this).
@@ -236,14 +234,10 @@ impl RefereeApp {
             UiCommand::OpenScorebook => {
                 self.scorebook.open = true;
                 self.scorebook.today = true;
-                self.scorebook.reload(&self.data_dir.join(crate::scorebook::FILE_NAME));
+                self.scorebook.reload(&self.book_path());
             }
-            UiCommand::Book(BookOrder::Reload) => {
-                self.scorebook.reload(&self.data_dir.join(crate::scorebook::FILE_NAME))
-            }
-            UiCommand::Book(BookOrder::Steps) => {
-                self.scorebook.load_steps(&self.data_dir.join(crate::scorebook::FILE_NAME), ctx)
-            }
+            UiCommand::Book(BookOrder::Reload) => self.scorebook.reload(&self.book_path()),
+            UiCommand::Book(BookOrder::Steps) => self.scorebook.load_steps(&self.book_path(), ctx),
             UiCommand::Book(order) => self.scorebook.export(&self.data_dir.join("exports"), order),
             UiCommand::TeachDeck => {
                 let repaint = ctx.clone();
@@ -528,8 +522,8 @@ impl eframe::App for RefereeApp {
             }
         });
         commands.extend(scorebook_screen::show(&ctx, &mut self.scorebook));
-        if self.games_kept() > self.kept_games {
-            self.kept_games = self.games_kept();
+        if self.snapshot.games_kept > self.kept_games {
+            self.kept_games = self.snapshot.games_kept;
             if self.scorebook.open {
                 commands.push(UiCommand::Book(BookOrder::Reload));
             }

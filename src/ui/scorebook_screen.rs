@@ -40,14 +40,10 @@ pub struct ScorebookScreen {
 impl ScorebookScreen {
     /// The filter as set on the screen.
     pub fn filter(&self) -> Filter {
-        let today = self.today.then(|| clock::utc_date(std::time::SystemTime::now()));
         let typed = |s: &String| Some(s.trim().to_string()).filter(|s| !s.is_empty());
-        Filter {
-            since: today.clone().or_else(|| typed(&self.since)),
-            until: today,
-            kind: typed(&self.game),
-            player: typed(&self.player),
-        }
+        let filter =
+            Filter { since: typed(&self.since), until: None, kind: typed(&self.game), player: typed(&self.player) };
+        if self.today { filter.today() } else { filter }
     }
 
     /// Reads the book at `path` with the filter as set.
@@ -129,9 +125,7 @@ pub fn show(ctx: &egui::Context, screen: &mut ScorebookScreen) -> Vec<UiCommand>
             record(ui, game, &screen.steps);
         }
     });
-    if open != screen.open {
-        screen.open = open;
-    }
+    screen.open = open;
     commands
 }
 
