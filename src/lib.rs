@@ -11,6 +11,7 @@ pub mod layout;
 pub mod live;
 pub mod referee;
 pub mod render;
+pub mod room;
 pub mod rules;
 pub mod scorebook;
 pub mod symbols;

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! rules, cards, symbols, text_input  <  geometry, layout  <  vision, capture, render  <  table
-//! <  referee, scorebook  <  live  <  ui, cli, training
+//! <  referee, scorebook, room  <  live  <  ui, cli, training
 //! ```
 //!
 //! Test modules (`#[cfg(test)] mod …`) are not checked: tests may use anything.
@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["geometry", "layout"],
     &["vision", "capture", "render"],
     &["table"],
-    &["referee", "scorebook"],
+    &["referee", "scorebook", "room"],
     &["live"],
     &["ui", "cli", "training"],
 ];

@@ -55,6 +55,15 @@ pub struct WindowArgs {
     /// Keep journals, layouts, decks and the scorebook here (default: the app's data folder).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Keep finished games in this scorebook instead of scorebook.sqlite in the data folder: a
+    /// file, or a PostgreSQL server the tables of a club share (postgres://USER@HOST/DATABASE).
+    #[arg(long, value_name = "FILE|URL")]
+    pub scorebook: Option<PathBuf>,
+    /// Serve the page for the room here: the live standings, whose turn, the last rulings and
+    /// tonight's table, updating by itself (127.0.0.1:8080; 0.0.0.0:8080 lets the room's own
+    /// network in). Read-only.
+    #[arg(long, value_name = "ADDR")]
+    pub serve: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -102,6 +111,8 @@ pub fn window(input: &InputArgs, args: &WindowArgs) -> ExitCode {
         data_dir: args.data_dir.clone(),
         card_profile: input.card_profile.clone(),
         show_scorebook: args.show_scorebook,
+        scorebook: args.scorebook.clone(),
+        serve: args.serve.clone(),
     };
     match crate::ui::run(start) {
         Ok(()) => ExitCode::SUCCESS,

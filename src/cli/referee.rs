@@ -14,6 +14,7 @@ use crate::capture::{self, SourceSpec};
 use crate::live::OmphalaSession;
 use crate::referee::journal::{self, Entry, Journal};
 use crate::referee::omphala::{Moment, OmphalaReferee, RefereeConfig, RefereeEvent};
+use crate::room::Room;
 use crate::rules::omphala::RuleOptions;
 use crate::rules::omphala::notation::Record;
 use crate::symbols::games::GameKind;
@@ -66,10 +67,16 @@ pub struct OmphalaArgs {
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Keep the finished game in this scorebook (`card-referee scorebook`; the window keeps
-    /// its games in scorebook.sqlite in the app's data folder). A game written again, after a
-    /// restart with the same journal, is kept once.
-    #[arg(long, value_name = "FILE")]
+    /// its games in scorebook.sqlite in the app's data folder), a file or a PostgreSQL server
+    /// (postgres://USER@HOST/DATABASE). A game written again, after a restart with the same
+    /// journal, is kept once.
+    #[arg(long, value_name = "FILE|URL")]
     pub scorebook: Option<PathBuf>,
+    /// Serve the page for the room here while the game is refereed: the standings, whose turn,
+    /// the last rulings and tonight's table from --scorebook (127.0.0.1:8080; port 0 picks a
+    /// free port, said on standard error). Read-only.
+    #[arg(long, value_name = "ADDR")]
+    pub serve: Option<String>,
     /// Write every settled view given to the referee here, in the --views format (to replay a
     /// session without its frames).
     #[arg(long, value_name = "FILE")]
@@ -168,6 +175,17 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
         },
         None => None,
     };
+    let room = match &args.serve {
+        Some(address) => match Room::serve(address, args.scorebook.clone()) {
+            Ok(room) => {
+                eprintln!("# the page for the room: {}", room.url());
+                Some(room)
+            }
+            Err(e) => return bad_input(e),
+        },
+        None => None,
+    };
+    let room = room.as_ref();
     let session = match &args.views {
         Some(path) => {
             let watch = match CardDetector::new() {
@@ -175,9 +193,9 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
                 Err(e) => return bad_input(format!("the card detector did not start: {e}")),
             };
             let mut session = session_of(opened, watch, views_out);
-            run_views(&mut session, path, args.speed).map(|()| session)
+            run_views(&mut session, path, args.speed, room).map(|()| session)
         }
-        None => match run_source(opened, views_out, input, layout) {
+        None => match run_source(opened, views_out, input, layout, room) {
             Ok(session) => Ok(session),
             Err(code) => return code,
         },
@@ -189,6 +207,7 @@ fn omphala(args: &OmphalaArgs, input: &InputArgs) -> ExitCode {
     if args.agree_end && !session.referee().state().is_over() {
         session.end_by_agreement();
     }
+    show_in_room(room, &session);
     if let Some(e) = session.journal_error() {
         return bad_input(e);
     }
@@ -211,6 +230,14 @@ fn session_of(opened: Opened, watch: TableWatch, views_out: Option<std::fs::File
     session
 }
 
+/// The table as it stands, on the room's page if one is served.
+fn show_in_room(room: Option<&Room>, session: &OmphalaSession) {
+    if let Some(room) = room {
+        let referee = session.referee();
+        room.publish(crate::live::room::of_omphala(referee.names(), Some(referee.state()), session.log()));
+    }
+}
+
 fn print_event(event: &RefereeEvent) {
     if let Ok(value) = serde_json::to_value(event) {
         let mut out = std::io::stdout().lock();
@@ -227,6 +254,7 @@ fn run_source(
     views_out: Option<std::fs::File>,
     input: &InputArgs,
     layout: Option<TableLayout>,
+    room: Option<&Room>,
 ) -> Result<OmphalaSession, ExitCode> {
     let spec = input.source.clone().unwrap_or(SourceSpec::Demo);
     let mut source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
@@ -250,6 +278,7 @@ fn run_source(
     let mut session = session_of(opened, watch, views_out);
     while let Some(frame) = source.next_frame().map_err(bad_input)? {
         session.push(&frame).map_err(|e| bad_input(format!("frame {}: {e}", frame.index)))?;
+        show_in_room(room, &session);
         if let Some(e) = session.journal_error() {
             return Err(bad_input(e));
         }
@@ -321,7 +350,7 @@ fn open_game(args: &OmphalaArgs, layout: Option<&TableLayout>) -> Result<Opened,
     Ok(Opened { referee, journal, resume_after, journalled_layout, answers, oracle })
 }
 
-fn run_views(session: &mut OmphalaSession, path: &Path, speed: f64) -> Result<(), String> {
+fn run_views(session: &mut OmphalaSession, path: &Path, speed: f64, room: Option<&Room>) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let started = std::time::Instant::now();
     for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
@@ -336,6 +365,7 @@ fn run_views(session: &mut OmphalaSession, path: &Path, speed: f64) -> Result<()
             std::thread::sleep(due.saturating_sub(started.elapsed()));
         }
         session.observe_view(&timed.view, Moment { frame: timed.frame, ms: timed.ms });
+        show_in_room(room, session);
         if let Some(e) = session.journal_error() {
             return Err(e.to_string());
         }
@@ -375,7 +405,7 @@ fn keep_in_book(session: &OmphalaSession, args: &OmphalaArgs, path: &Path) -> Ex
     match written {
         Ok((id, new)) => {
             let how = if new { "kept" } else { "already kept" };
-            eprintln!("the game is {how} in the scorebook {} as game {id}", path.display());
+            eprintln!("the game is {how} in the scorebook {} as game {id}", crate::scorebook::store::shown(path));
             ExitCode::SUCCESS
         }
         Err(e) => {

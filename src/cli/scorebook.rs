@@ -13,8 +13,9 @@ use crate::scorebook::{Filter, Scorebook, entry, export};
 
 #[derive(Args, Debug)]
 pub struct ScorebookArgs {
-    /// The scorebook file (default: scorebook.sqlite in the app's data folder, the window's).
-    #[arg(long, global = true, value_name = "FILE")]
+    /// The scorebook: a file (default: scorebook.sqlite in the app's data folder, the window's)
+    /// or a PostgreSQL server the tables of a club share (postgres://USER@HOST/DATABASE).
+    #[arg(long, global = true, value_name = "FILE|URL")]
     pub book: Option<PathBuf>,
     #[command(subcommand)]
     pub command: ScorebookCommand,
@@ -122,14 +123,14 @@ fn list(book: &Scorebook, filter: &FilterArgs) -> Result<ExitCode, String> {
         println!("{}", game.summary());
     }
     if games.is_empty() {
-        eprintln!("{}: no games", book.path().display());
+        eprintln!("{}: no games", book.name());
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn show(book: &Scorebook, id: i64) -> Result<ExitCode, String> {
     let Some(game) = book.game(id).map_err(|e| e.to_string())? else {
-        return Err(format!("{}: no game {id} in the book", book.path().display()));
+        return Err(format!("{}: no game {id} in the book", book.name()));
     };
     println!("{}", game.summary());
     for line in &game.entry.tie_break {

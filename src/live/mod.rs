@@ -9,6 +9,7 @@ pub mod minigame;
 pub mod omphala;
 pub mod orders;
 pub mod referee;
+pub mod room;
 pub mod teaching;
 pub mod worker;
 

@@ -23,6 +23,7 @@ use super::referee::LiveReferee;
 use crate::capture::Frame;
 use crate::capture::worker::lock;
 use crate::referee::minigame::Event as MiniGameEvent;
+use crate::room::Room;
 use crate::rules::omphala::GameState;
 use crate::symbols::games::GameKind;
 
@@ -148,9 +149,14 @@ pub struct RefereeWorker {
 
 impl RefereeWorker {
     /// Starts refereeing `game` on a thread named "referee", keeping finished games in the
-    /// `scorebook` file if one; `on_update` is called after each new snapshot (the window asks
-    /// for a repaint).
-    pub fn spawn(game: LiveGame, scorebook: Option<PathBuf>, on_update: Box<dyn Fn() + Send>) -> RefereeWorker {
+    /// `scorebook` if one and showing the table on the `room`'s page if one; `on_update` is
+    /// called after each new snapshot (the window asks for a repaint).
+    pub fn spawn(
+        game: LiveGame,
+        scorebook: Option<PathBuf>,
+        room: Option<Arc<Room>>,
+        on_update: Box<dyn Fn() + Send>,
+    ) -> RefereeWorker {
         let (sink, frame_rx) = FrameSink::channel();
         let shared = Arc::new(Shared {
             snapshot: Mutex::new(Arc::new(Snapshot::default())),
@@ -161,7 +167,10 @@ impl RefereeWorker {
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("referee".into())
-            .spawn(move || run(&thread_shared, game, scorebook, &frame_rx, &order_rx, on_update.as_ref()))
+            .spawn(move || {
+                let out = Out { shared: &thread_shared, room: room.as_deref(), on_update: on_update.as_ref() };
+                run(&out, game, scorebook, &frame_rx, &order_rx)
+            })
             .expect("the OS refused to start the referee thread");
         RefereeWorker { shared, orders: order_tx, sink, thread: Some(thread) }
     }
@@ -201,14 +210,16 @@ struct Progress {
     games_kept: u64,
 }
 
-fn run(
-    shared: &Shared,
-    game: LiveGame,
-    scorebook: Option<PathBuf>,
-    frames: &Receiver<Frame>,
-    orders: &Receiver<Order>,
-    on_update: &dyn Fn(),
-) {
+/// Where the referee thread's snapshots go: the window's shared slot, the room's page, and the
+/// window's repaint.
+struct Out<'a> {
+    shared: &'a Shared,
+    room: Option<&'a Room>,
+    on_update: &'a dyn Fn(),
+}
+
+fn run(out: &Out, game: LiveGame, scorebook: Option<PathBuf>, frames: &Receiver<Frame>, orders: &Receiver<Order>) {
+    let shared = out.shared;
     let start = |game| {
         let mut referee = LiveReferee::start(game);
         referee.scorebook = scorebook.clone();
@@ -216,7 +227,7 @@ fn run(
     };
     let mut current = start(game);
     let mut progress = Progress::default();
-    publish(shared, &current, &mut progress, on_update);
+    publish(out, &current, &mut progress);
     while !shared.stop.load(Ordering::Relaxed) {
         let mut ordered = false;
         for order in orders.try_iter() {
@@ -228,7 +239,7 @@ fn run(
         }
         if ordered {
             progress.games_kept += u64::from(current.keep_finished());
-            publish(shared, &current, &mut progress, on_update);
+            publish(out, &current, &mut progress);
         }
         let frame = match frames.recv_timeout(Duration::from_millis(30)) {
             Ok(frame) => frame,
@@ -243,16 +254,20 @@ fn run(
         progress.frames += 1;
         progress.frame = frame.index;
         progress.image_size = [frame.image.cols(), frame.image.rows()];
-        publish(shared, &current, &mut progress, on_update);
+        publish(out, &current, &mut progress);
     }
 }
 
-/// Leaves a new snapshot for the window and asks it to repaint.
-fn publish(shared: &Shared, current: &LiveReferee, progress: &mut Progress, on_update: &dyn Fn()) {
+/// Leaves a new snapshot for the window, shows it on the room's page and asks the window to
+/// repaint.
+fn publish(out: &Out, current: &LiveReferee, progress: &mut Progress) {
     progress.version += 1;
-    let snapshot = snapshot_of(current, progress, shared);
-    *lock(&shared.snapshot) = Arc::new(snapshot);
-    on_update();
+    let snapshot = snapshot_of(current, progress, out.shared);
+    if let Some(room) = out.room {
+        room.publish(super::room::of_snapshot(&snapshot));
+    }
+    *lock(&out.shared.snapshot) = Arc::new(snapshot);
+    (out.on_update)();
 }
 
 /// The layout's zones, those the referee's last desync names marked while it is lost.

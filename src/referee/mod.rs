@@ -5,3 +5,14 @@
 pub mod journal;
 pub mod minigame;
 pub mod omphala;
+
+/// How a thing said reads: a ruling that stands, a move refused or a referee lost, a question
+/// or a prompt, or plain news.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tone {
+    Good,
+    Bad,
+    Ask,
+    Plain,
+}

@@ -1,8 +1,9 @@
-//! The scorebook: every finished game kept in an SQLite file (`rusqlite`, no server), with its
-//! players, time, record, standings and tie-break; the evening's table and each player's history
-//! read back from it. A game is written in one transaction, keyed by what makes it itself
-//! (`Entry::uid`), so a write retried after a crash or a record imported twice is one game.
-//! Free of the referee, the vision and the window: games come in as records.
+//! The scorebook: every finished game kept in an SQLite file (`rusqlite`, no server) or, for a
+//! club whose tables share one book, on a PostgreSQL server (`postgres://…`), with its players,
+//! time, record, standings and tie-break; the evening's table and each player's history read back
+//! from it. A game is written in one transaction, keyed by what makes it itself (`Entry::uid`), so
+//! a write retried after a crash, a record imported twice or the same game sent by two tables is
+//! one game. Free of the referee, the vision and the window: games come in as records.
 
 pub mod catch_up;
 pub mod clock;
@@ -10,15 +11,17 @@ pub mod entry;
 pub mod export;
 mod schema;
 pub mod steps;
+pub mod store;
 
-use std::path::{Path, PathBuf};
+use std::cell::RefCell;
+use std::path::Path;
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::Serialize;
 
 pub use entry::{Entry, EntryError, PlayerResult};
 pub use steps::Step;
+use store::{Store, Value};
 
 /// The scorebook file's name in the app's data folder.
 pub const FILE_NAME: &str = "scorebook.sqlite";
@@ -26,7 +29,14 @@ pub const FILE_NAME: &str = "scorebook.sqlite";
 /// How long a write waits for another writer (another table, a reader) before giving up.
 const BUSY_WAIT: Duration = Duration::from_secs(10);
 
-/// What went wrong with the book, with the file named.
+/// How long opening a PostgreSQL book waits for its server.
+const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
+/// Held while a PostgreSQL book migrates, so that two tables opening a new book at once do not
+/// both create it.
+const MIGRATION_LOCK: i64 = 0x5c0e_b00c;
+
+/// What went wrong with the book, with the file or server named.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     #[error("{path}: not a scorebook: {message}")]
@@ -35,6 +45,8 @@ pub enum BookError {
         "{path}: the scorebook is version {found}, newer than this card-referee knows ({known}); update card-referee"
     )]
     Newer { path: String, found: i64, known: i64 },
+    #[error("{path}: cannot reach the PostgreSQL server: {message}")]
+    Unreachable { path: String, message: String },
     #[error("{path}: {message}")]
     Sql { path: String, message: String },
     #[error(transparent)]
@@ -43,8 +55,9 @@ pub enum BookError {
 
 /// An open scorebook.
 pub struct Scorebook {
-    conn: Connection,
-    path: PathBuf,
+    store: Store,
+    /// The file, or the server's address without its password.
+    name: String,
 }
 
 /// Which games a listing or a table takes in. Dates are `YYYY-MM-DD` (UTC) or full times.
@@ -106,62 +119,131 @@ pub struct TableLine {
 }
 
 impl Scorebook {
-    /// Opens (or creates) the book at `path` and brings its schema up to date.
-    pub fn open(path: &Path) -> Result<Scorebook, BookError> {
-        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|e| sql_error(path, e))?;
+    /// Opens (or creates) the book at `place`, a file or a `postgres://` address, and brings its
+    /// schema up to date.
+    pub fn open(place: &Path) -> Result<Scorebook, BookError> {
+        let text = place.to_string_lossy();
+        if store::is_postgres(&text) {
+            return Scorebook::open_postgres(&text);
         }
-        let conn = Connection::open(path).map_err(|e| sql_error(path, e))?;
-        let mut book = Scorebook { conn, path: path.to_path_buf() };
-        book.prepare()?;
+        let text = store::shown(place);
+        if let Some(folder) = place.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|e| sql_error(&text, e))?;
+        }
+        let conn = rusqlite::Connection::open(place).map_err(|e| sql_error(&text, e))?;
+        let book = Scorebook { store: Store::Sqlite(conn), name: text };
+        book.prepare_sqlite()?;
         Ok(book)
     }
 
-    /// Where the book lives.
-    pub fn path(&self) -> &Path {
-        &self.path
+    fn open_postgres(url: &str) -> Result<Scorebook, BookError> {
+        let name = store::without_password(url);
+        let mut config: postgres::Config =
+            url.parse().map_err(|e| BookError::Sql { path: name.clone(), message: store::pg_message(e) })?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_WAIT);
+        }
+        let client = config
+            .connect(postgres::NoTls)
+            .map_err(|e| BookError::Unreachable { path: name.clone(), message: store::pg_message(e) })?;
+        let book = Scorebook { store: Store::Postgres(RefCell::new(client)), name };
+        book.prepare_postgres()?;
+        Ok(book)
     }
 
-    fn prepare(&mut self) -> Result<(), BookError> {
+    /// Where the book lives: its file, or its server's address without the password.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn prepare_sqlite(&self) -> Result<(), BookError> {
+        let Store::Sqlite(conn) = &self.store else { unreachable!("an SQLite book") };
         // Another table or a reader may hold the book: wait for it rather than fail.
-        self.conn.busy_timeout(BUSY_WAIT).map_err(|e| self.error(e))?;
+        conn.busy_timeout(BUSY_WAIT).map_err(|e| self.sqlite_error(e))?;
         // WAL: the page for the room reads while a table writes. The first read of the header
         // tells a corrupt or foreign file.
-        self.conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| self.error(e))?;
-        self.conn.pragma_update(None, "foreign_keys", true).map_err(|e| self.error(e))?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| self.sqlite_error(e))?;
+        conn.pragma_update(None, "foreign_keys", true).map_err(|e| self.sqlite_error(e))?;
         // Two tables opening a new book at once: the first migrates, the second finds it done.
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| sql_error(&self.path, e))?;
-        let version: i64 =
-            tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| sql_error(&self.path, e))?;
+        self.write(|book| {
+            let version = book.one_int("PRAGMA user_version", &[])?;
+            let tables = book.one_int("SELECT count(*) FROM sqlite_master", &[])?;
+            book.migrate(version, tables > 0)?;
+            book.store.batch(&format!("PRAGMA user_version = {}", schema::latest())).map_err(|e| book.error(e))
+        })
+    }
+
+    fn prepare_postgres(&self) -> Result<(), BookError> {
+        self.write(|book| {
+            // Two tables opening a new book at once: the first migrates, the second waits here.
+            book.execute("SELECT pg_advisory_xact_lock(?1)", &[MIGRATION_LOCK.into()])?;
+            book.store
+                .batch("CREATE TABLE IF NOT EXISTS scorebook_version (version BIGINT NOT NULL)")
+                .map_err(|e| book.error(e))?;
+            let version = book.one_int("SELECT COALESCE(max(version), 0) FROM scorebook_version", &[])?;
+            let tables = book.one_int(
+                "SELECT count(*) FROM information_schema.tables
+                 WHERE table_schema = current_schema() AND table_name IN ('games', 'results', 'steps')",
+                &[],
+            )?;
+            book.migrate(version, tables > 0)?;
+            book.execute("DELETE FROM scorebook_version", &[])?;
+            book.execute("INSERT INTO scorebook_version (version) VALUES (?1)", &[schema::latest().into()])
+        })
+    }
+
+    /// Applies the migrations after `version`; a book of version 0 that already has tables is
+    /// someone else's database, left alone.
+    fn migrate(&self, version: i64, has_tables: bool) -> Result<(), BookError> {
         if version > schema::latest() {
-            return Err(BookError::Newer {
-                path: self.path.display().to_string(),
-                found: version,
-                known: schema::latest(),
-            });
+            return Err(BookError::Newer { path: self.name.clone(), found: version, known: schema::latest() });
         }
-        let tables: i64 = tx
-            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-            .map_err(|e| sql_error(&self.path, e))?;
-        if version == 0 && tables > 0 {
+        if version == 0 && has_tables {
             return Err(BookError::NotABook {
-                path: self.path.display().to_string(),
-                message: "an SQLite file with other tables in it".into(),
+                path: self.name.clone(),
+                message: "a database with other tables in it".into(),
             });
         }
-        for (k, sql) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
-            tx.execute_batch(sql).map_err(|e| sql_error(&self.path, e))?;
-            tx.pragma_update(None, "user_version", k as i64 + 1).map_err(|e| sql_error(&self.path, e))?;
+        for sql in schema::migrations(self.store.dialect()).iter().skip(version as usize) {
+            self.store.batch(sql).map_err(|e| self.error(e))?;
         }
-        tx.commit().map_err(|e| sql_error(&self.path, e))
+        Ok(())
+    }
+
+    /// Runs `work` in one transaction: all of it is written, or none.
+    fn write<T>(&self, work: impl FnOnce(&Scorebook) -> Result<T, BookError>) -> Result<T, BookError> {
+        self.store.begin().map_err(|e| self.error(e))?;
+        match work(self) {
+            Ok(value) => {
+                self.store.commit().map_err(|e| self.error(e))?;
+                Ok(value)
+            }
+            Err(e) => {
+                self.store.rollback();
+                Err(e)
+            }
+        }
+    }
+
+    fn execute(&self, sql: &str, args: &[Value]) -> Result<(), BookError> {
+        self.store.execute(sql, args).map_err(|e| self.error(e))
+    }
+
+    fn query(&self, sql: &str, args: &[Value]) -> Result<store::Rows, BookError> {
+        self.store.query(sql, args).map_err(|e| self.error(e))
+    }
+
+    fn one_int(&self, sql: &str, args: &[Value]) -> Result<i64, BookError> {
+        Ok(self.query(sql, args)?.first().and_then(|row| row.first()).map_or(0, Value::int))
+    }
+
+    fn error(&self, message: String) -> BookError {
+        sql_error(&self.name, message)
     }
 
     /// An error from SQLite about this book: a file that is not a database is said as such.
-    fn error(&self, e: rusqlite::Error) -> BookError {
-        let path = self.path.display().to_string();
+    fn sqlite_error(&self, e: rusqlite::Error) -> BookError {
+        let path = self.name.clone();
         match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase) => BookError::NotABook { path, message: e.to_string() },
             _ => BookError::Sql { path, message: e.to_string() },
@@ -184,70 +266,63 @@ impl Scorebook {
         table: &str,
         played_at: Option<&str>,
     ) -> Result<(i64, bool), BookError> {
-        let path = self.path.clone();
-        let err = |e| sql_error(&path, e);
-        // Immediate: the write lock is taken first, so two tables writing at once wait their
-        // turn instead of failing on a read that has to become a write.
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
         let uid = entry.uid();
-        if let Some(id) =
-            tx.query_row("SELECT id FROM games WHERE uid = ?1", [&uid], |r| r.get(0)).optional().map_err(err)?
-        {
-            return Ok((id, false));
-        }
-        tx.execute(
-            "INSERT INTO games (uid, kind, played_at, table_name, decided_by, tie_break, record, game_in_record, journal)
-             VALUES (?1, ?2, COALESCE(?3, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                uid,
-                entry.kind,
-                played_at,
-                table,
-                entry.decided_by,
-                entry.tie_break.join("\n"),
-                entry.record,
-                entry.game_in_record as i64,
-                entry.journal
-            ],
-        )
-        .map_err(err)?;
-        let id = tx.last_insert_rowid();
-        for r in &entry.results {
-            tx.execute(
-                "INSERT INTO results (game_id, seat, player, place, points, won) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, r.seat as i64, r.player, r.place as i64, r.points, r.won],
-            )
-            .map_err(err)?;
-        }
-        for (k, step) in steps.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO steps (game_id, step, frame, lines, thumbnail) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, k as i64, step.frame as i64, step.lines.join("\n"), step.thumbnail],
-            )
-            .map_err(err)?;
-        }
-        tx.commit().map_err(err)?;
-        Ok((id, true))
+        let played_at = played_at.map_or_else(|| clock::utc_time(std::time::SystemTime::now()), str::to_string);
+        self.write(|book| {
+            // Two tables sending the same game at once: the second waits for the first and then
+            // inserts nothing.
+            let inserted = book.query(
+                "INSERT INTO games (uid, kind, played_at, table_name, decided_by, tie_break, record, game_in_record, journal)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (uid) DO NOTHING RETURNING id",
+                &[
+                    (&uid).into(),
+                    (&entry.kind).into(),
+                    (&played_at).into(),
+                    table.into(),
+                    (&entry.decided_by).into(),
+                    entry.tie_break.join("\n").as_str().into(),
+                    (&entry.record).into(),
+                    (entry.game_in_record as i64).into(),
+                    entry.journal.as_ref().into(),
+                ],
+            )?;
+            let Some(id) = inserted.first().map(|row| row[0].int()) else {
+                return Ok((book.one_int("SELECT id FROM games WHERE uid = ?1", &[(&uid).into()])?, false));
+            };
+            for r in &entry.results {
+                book.execute(
+                    "INSERT INTO results (game_id, seat, player, place, points, won) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    &[id.into(), (r.seat as i64).into(), (&r.player).into(), (r.place as i64).into(), r.points.into(), r.won.into()],
+                )?;
+            }
+            for (k, step) in steps.iter().enumerate() {
+                book.execute(
+                    "INSERT INTO steps (game_id, step, frame, lines, thumbnail) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    &[
+                        id.into(),
+                        (k as i64).into(),
+                        (step.frame as i64).into(),
+                        step.lines.join("\n").as_str().into(),
+                        step.thumbnail.clone().map_or(Value::Null, Value::Bytes),
+                    ],
+                )?;
+            }
+            Ok((id, true))
+        })
     }
 
     /// Game `id`'s commits step by step, with their thumbnails.
     pub fn steps(&self, id: i64) -> Result<Vec<Step>, BookError> {
-        let err = |e| sql_error(&self.path, e);
-        let mut statement = self
-            .conn
-            .prepare("SELECT frame, lines, thumbnail FROM steps WHERE game_id = ?1 ORDER BY step")
-            .map_err(err)?;
-        let rows = statement
-            .query_map([id], |r| {
-                let lines: String = r.get(1)?;
-                Ok(Step {
-                    frame: r.get::<_, i64>(0)? as u64,
-                    lines: lines.lines().map(str::to_string).collect(),
-                    thumbnail: r.get(2)?,
-                })
+        let rows =
+            self.query("SELECT frame, lines, thumbnail FROM steps WHERE game_id = ?1 ORDER BY step", &[id.into()])?;
+        Ok(rows
+            .iter()
+            .map(|r| Step {
+                frame: r[0].int() as u64,
+                lines: r[1].text().lines().map(str::to_string).collect(),
+                thumbnail: r[2].bytes(),
             })
-            .map_err(err)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(err)
+            .collect())
     }
 
     /// Writes the refereed Omphala game of `record` (finished), now, with its journal and its
@@ -261,10 +336,7 @@ impl Scorebook {
     /// Whether a game kept here came from the journal at `path`.
     pub fn has_journal(&self, path: &Path) -> Result<bool, BookError> {
         let journal = path.display().to_string();
-        self.conn
-            .query_row("SELECT count(*) FROM games WHERE journal = ?1", [journal], |r| r.get::<_, i64>(0))
-            .map(|n| n > 0)
-            .map_err(|e| sql_error(&self.path, e))
+        Ok(self.one_int("SELECT count(*) FROM games WHERE journal = ?1", &[(&journal).into()])? > 0)
     }
 
     /// The games `filter` takes in, oldest first.
@@ -274,33 +346,29 @@ impl Scorebook {
     }
 
     /// The games of `games g` that `clause` keeps, with its arguments, oldest first.
-    fn query_games(&self, clause: &str, args: &[String]) -> Result<Vec<Kept>, BookError> {
+    fn query_games(&self, clause: &str, args: &[Value]) -> Result<Vec<Kept>, BookError> {
         let sql = format!(
             "SELECT id, played_at, table_name, kind, decided_by, tie_break, record, game_in_record, journal
              FROM games g {clause} ORDER BY played_at, id"
         );
-        let err = |e| sql_error(&self.path, e);
-        let mut statement = self.conn.prepare(&sql).map_err(err)?;
-        let rows = statement
-            .query_map(rusqlite::params_from_iter(args.iter()), |r| {
-                let tie_break: String = r.get(5)?;
-                Ok(Kept {
-                    id: r.get(0)?,
-                    played_at: r.get(1)?,
-                    table: r.get(2)?,
-                    entry: Entry {
-                        kind: r.get(3)?,
-                        decided_by: r.get(4)?,
-                        tie_break: tie_break.lines().map(str::to_string).collect(),
-                        results: Vec::new(),
-                        record: r.get(6)?,
-                        game_in_record: r.get::<_, i64>(7)? as usize,
-                        journal: r.get(8)?,
-                    },
-                })
+        let mut games: Vec<Kept> = self
+            .query(&sql, args)?
+            .iter()
+            .map(|r| Kept {
+                id: r[0].int(),
+                played_at: r[1].text(),
+                table: r[2].text(),
+                entry: Entry {
+                    kind: r[3].text(),
+                    decided_by: r[4].text(),
+                    tie_break: r[5].text().lines().map(str::to_string).collect(),
+                    results: Vec::new(),
+                    record: r[6].text(),
+                    game_in_record: r[7].int() as usize,
+                    journal: r[8].opt_text(),
+                },
             })
-            .map_err(err)?;
-        let mut games = rows.collect::<Result<Vec<Kept>, _>>().map_err(err)?;
+            .collect();
         for game in &mut games {
             game.entry.results = self.results(game.id)?;
         }
@@ -309,29 +377,24 @@ impl Scorebook {
 
     /// Game `id`, if the book holds it.
     pub fn game(&self, id: i64) -> Result<Option<Kept>, BookError> {
-        Ok(self.query_games("WHERE g.id = ?1", &[id.to_string()])?.pop())
+        Ok(self.query_games("WHERE g.id = ?1", &[id.into()])?.pop())
     }
 
     fn results(&self, id: i64) -> Result<Vec<PlayerResult>, BookError> {
-        let err = |e| sql_error(&self.path, e);
-        let mut statement = self
-            .conn
-            .prepare_cached(
-                "SELECT seat, player, place, points, won FROM results WHERE game_id = ?1 ORDER BY place, seat",
-            )
-            .map_err(err)?;
-        let rows = statement
-            .query_map([id], |r| {
-                Ok(PlayerResult {
-                    seat: r.get::<_, i64>(0)? as usize,
-                    player: r.get(1)?,
-                    place: r.get::<_, i64>(2)? as usize,
-                    points: r.get(3)?,
-                    won: r.get(4)?,
-                })
+        let rows = self.query(
+            "SELECT seat, player, place, points, won FROM results WHERE game_id = ?1 ORDER BY place, seat",
+            &[id.into()],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| PlayerResult {
+                seat: r[0].int() as usize,
+                player: r[1].text(),
+                place: r[2].int() as usize,
+                points: r[3].int(),
+                won: r[4].bool(),
             })
-            .map_err(err)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(err)
+            .collect())
     }
 
     /// The table of the games `filter` takes in: most wins first, then most points.
@@ -339,61 +402,61 @@ impl Scorebook {
         let (clause, args) = where_clause(filter);
         // The player filter picks games; the table still shows everyone who sat in them.
         let sql = format!(
-            "SELECT r.player, count(*), sum(r.won), sum(r.points),
-                    sum(CASE WHEN r.won AND g.decided_by NOT IN ('front-row count', 'place') THEN 1 ELSE 0 END)
+            "SELECT r.player, count(*) AS games,
+                    CAST(sum(CASE WHEN r.won THEN 1 ELSE 0 END) AS BIGINT) AS wins,
+                    CAST(sum(r.points) AS BIGINT) AS points,
+                    CAST(sum(CASE WHEN r.won AND g.decided_by NOT IN ('front-row count', 'place') THEN 1 ELSE 0 END)
+                         AS BIGINT)
              FROM results r JOIN games g ON g.id = r.game_id {clause}
-             GROUP BY r.player ORDER BY sum(r.won) DESC, sum(r.points) DESC, r.player"
+             GROUP BY r.player ORDER BY wins DESC, points DESC, r.player"
         );
-        let err = |e| sql_error(&self.path, e);
-        let mut statement = self.conn.prepare(&sql).map_err(err)?;
-        let rows = statement
-            .query_map(rusqlite::params_from_iter(args.iter()), |r| {
-                Ok(TableLine {
-                    player: r.get(0)?,
-                    games: r.get(1)?,
-                    wins: r.get(2)?,
-                    points: r.get(3)?,
-                    wins_by_tie_break: r.get(4)?,
-                })
+        Ok(self
+            .query(&sql, &args)?
+            .iter()
+            .map(|r| TableLine {
+                player: r[0].text(),
+                games: r[1].int(),
+                wins: r[2].int(),
+                points: r[3].int(),
+                wins_by_tie_break: r[4].int(),
             })
-            .map_err(err)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(err)
+            .collect())
     }
 
     /// How many games the book holds.
     pub fn count(&self) -> Result<i64, BookError> {
-        self.conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).map_err(|e| sql_error(&self.path, e))
+        self.one_int("SELECT count(*) FROM games", &[])
     }
 }
 
 /// The SQL condition on `games g` for `filter`, and its arguments.
-fn where_clause(filter: &Filter) -> (String, Vec<String>) {
+fn where_clause(filter: &Filter) -> (String, Vec<Value>) {
     let mut terms = Vec::new();
-    let mut args = Vec::new();
+    let mut args: Vec<Value> = Vec::new();
     if let Some(since) = &filter.since {
-        args.push(since.clone());
+        args.push(since.into());
         terms.push(format!("g.played_at >= ?{}", args.len()));
     }
     if let Some(until) = &filter.until {
         // A bare date means up to the end of that day.
         let end = if until.len() == 10 { format!("{until}T99") } else { until.clone() };
-        args.push(end);
+        args.push(Value::Text(end));
         terms.push(format!("g.played_at < ?{}", args.len()));
     }
     if let Some(kind) = &filter.kind {
-        args.push(kind.clone());
+        args.push(kind.into());
         terms.push(format!("g.kind = ?{}", args.len()));
     }
     if let Some(player) = &filter.player {
-        args.push(player.clone());
+        args.push(player.into());
         terms.push(format!("g.id IN (SELECT game_id FROM results WHERE player = ?{})", args.len()));
     }
     let clause = if terms.is_empty() { String::new() } else { format!("WHERE {}", terms.join(" AND ")) };
     (clause, args)
 }
 
-fn sql_error(path: &Path, e: impl std::fmt::Display) -> BookError {
-    BookError::Sql { path: path.display().to_string(), message: e.to_string() }
+fn sql_error(path: &str, e: impl std::fmt::Display) -> BookError {
+    BookError::Sql { path: path.to_string(), message: e.to_string() }
 }
 
 #[cfg(test)]
@@ -451,7 +514,7 @@ mod tests {
     fn a_book_of_the_first_version_is_brought_up_to_date_with_its_games() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("book.sqlite");
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(schema::MIGRATIONS[0]).unwrap();
         conn.pragma_update(None, "user_version", 1).unwrap();
         conn.execute(
@@ -463,7 +526,7 @@ mod tests {
         drop(conn);
         let mut book = Scorebook::open(&path).unwrap();
         assert_eq!(book.count().unwrap(), 1);
-        let version: i64 = book.conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        let version = book.one_int("PRAGMA user_version", &[]).unwrap();
         assert_eq!(version, schema::latest());
         let steps =
             [Step { frame: 3, lines: vec!["Alice draw".into(), "Alice drew 4C".into()], thumbnail: Some(vec![1, 2]) }];
@@ -472,11 +535,27 @@ mod tests {
     }
 
     #[test]
+    fn a_full_disk_is_one_line_and_leaves_the_book_as_it_was() {
+        let (_dir, mut book) = book();
+        book.add(&entry::omphala(TIE_BATTLE).unwrap(), "", None).unwrap();
+        // SQLite's own limit on the file's pages fails a write as a full disk does.
+        let pages = book.one_int("PRAGMA page_count", &[]).unwrap();
+        book.store.batch(&format!("PRAGMA max_page_count = {pages}")).unwrap();
+        let steps = [Step { frame: 1, lines: vec!["P1 draw".into()], thumbnail: Some(vec![7; 200_000]) }];
+        let err = book.add_game(&entry::omphala(NATURAL_END).unwrap(), &steps, "", None).err().unwrap().to_string();
+        assert!(err.contains("full") && !err.contains('\n'), "{err}");
+        assert_eq!(book.count().unwrap(), 1);
+        book.store.batch("PRAGMA max_page_count = 1000000").unwrap();
+        assert!(book.add_game(&entry::omphala(NATURAL_END).unwrap(), &steps, "", None).unwrap().1);
+        assert_eq!(book.count().unwrap(), 2);
+    }
+
+    #[test]
     fn a_newer_book_is_refused_not_changed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("book.sqlite");
         drop(Scorebook::open(&path).unwrap());
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", schema::latest() + 1).unwrap();
         drop(conn);
         let err = Scorebook::open(&path).err().unwrap().to_string();

@@ -17,6 +17,7 @@ use crate::capture::{self, CaptureOptions, SourceSpec};
 use crate::live::teaching::{TeachView, TeachWorker};
 use crate::live::{FrameSink, LiveGame, Order, RefereeWorker, Snapshot, journal_summary};
 use crate::referee::minigame::SeatClaim;
+use crate::room::Room;
 use crate::symbols::games::GameKind;
 
 /// What the command line asked for when it opened the window.
@@ -44,6 +45,10 @@ pub struct StartOptions {
     pub card_profile: Option<PathBuf>,
     /// Open on the Scorebook screen.
     pub show_scorebook: bool,
+    /// The scorebook (else scorebook.sqlite in the data folder): a file or a `postgres://` server.
+    pub scorebook: Option<PathBuf>,
+    /// Serve the page for the room at this address.
+    pub serve: Option<String>,
 }
 
 pub struct RefereeApp {
@@ -66,6 +71,8 @@ pub struct RefereeApp {
     adjusting: Option<crate::table::TableLayout>,
     /// Where journals and layouts are kept.
     data_dir: PathBuf,
+    /// Where finished games are kept: a file or a PostgreSQL server.
+    book: PathBuf,
     view: LiveView,
     cameras: CameraList,
     frames_shown: u64,
@@ -116,15 +123,29 @@ impl RefereeApp {
         if let LiveGame::MiniGame { claims, .. } = &mut game {
             *claims = start.claims;
         }
-        let referee = spawn_referee(&cc.egui_ctx, game, &data_dir);
-        catch_up_scorebook(&data_dir);
+        let book = start.scorebook.clone().unwrap_or_else(|| data_dir.join(crate::scorebook::FILE_NAME));
+        let mut notice = None;
+        let room = start.serve.as_deref().and_then(|address| match Room::serve(address, Some(book.clone())) {
+            Ok(room) => {
+                tracing::info!("the page for the room: {}", room.url());
+                notice = Some(format!("The page for the room is at {}", room.url()));
+                Some(Arc::new(room))
+            }
+            Err(e) => {
+                notice = Some(e);
+                None
+            }
+        });
+        // The referee thread keeps the page as long as the window lives.
+        let referee = spawn_referee(&cc.egui_ctx, game, &book, room);
+        catch_up_scorebook(&book, &data_dir);
         let worker = spawn_worker(&cc.egui_ctx, &source, &settings.capture, referee.sink());
         let mut cameras = CameraList::default();
         cameras.refresh();
         let mut scorebook = ScorebookScreen::default();
         if start.show_scorebook {
             (scorebook.open, scorebook.today) = (true, true);
-            scorebook.reload(&data_dir.join(crate::scorebook::FILE_NAME));
+            scorebook.reload(&book);
         }
         RefereeApp {
             status: worker.status(),
@@ -137,6 +158,7 @@ impl RefereeApp {
             typed_card: String::new(),
             adjusting: None,
             data_dir,
+            book,
             settings,
             source,
             worker,
@@ -146,15 +168,15 @@ impl RefereeApp {
             teaching: None,
             teach_view: Arc::new(TeachView::default()),
             unread: UnreadHint::default(),
-            notice: None,
+            notice,
             scorebook,
             kept_games: 0,
         }
     }
 
-    /// The scorebook in the data folder.
+    /// The scorebook: in the data folder unless `--scorebook` named another.
     fn book_path(&self) -> PathBuf {
-        self.data_dir.join(crate::scorebook::FILE_NAME)
+        self.book.clone()
     }
 
     /// Frames drawn on screen since start (tests wait on this).
@@ -358,8 +380,8 @@ fn spawn_worker(ctx: &egui::Context, source: &SourceSpec, options: &CaptureOptio
 
 /// Writes into the scorebook, on a thread of its own, the finished games its first write left
 /// out (a crash, a full disk): their journals are in the data folder.
-fn catch_up_scorebook(data_dir: &std::path::Path) {
-    let (book, journals) = (data_dir.join(crate::scorebook::FILE_NAME), data_dir.join("journals"));
+fn catch_up_scorebook(book: &std::path::Path, data_dir: &std::path::Path) {
+    let (book, journals) = (book.to_path_buf(), data_dir.join("journals"));
     let started = std::thread::Builder::new().name("scorebook-catch-up".into()).spawn(move || {
         let caught = crate::scorebook::Scorebook::open(&book)
             .and_then(|mut book| crate::scorebook::catch_up::catch_up(&mut book, &journals));
@@ -376,11 +398,16 @@ fn catch_up_scorebook(data_dir: &std::path::Path) {
     }
 }
 
-/// The referee thread, keeping finished games in the scorebook of the app's data folder.
-fn spawn_referee(ctx: &egui::Context, game: LiveGame, data_dir: &std::path::Path) -> RefereeWorker {
+/// The referee thread, keeping finished games in the scorebook `book` and showing the table on
+/// the room's page if one is served.
+fn spawn_referee(
+    ctx: &egui::Context,
+    game: LiveGame,
+    book: &std::path::Path,
+    room: Option<Arc<Room>>,
+) -> RefereeWorker {
     let repaint = ctx.clone();
-    let book = data_dir.join(crate::scorebook::FILE_NAME);
-    RefereeWorker::spawn(game, Some(book), Box::new(move || repaint.request_repaint()))
+    RefereeWorker::spawn(game, Some(book.to_path_buf()), room, Box::new(move || repaint.request_repaint()))
 }
 
 /// The demo table referees its own scripted games; any other source is a real table with the

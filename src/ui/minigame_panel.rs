@@ -7,7 +7,6 @@ use super::command::UiCommand;
 use super::said;
 use crate::live::MiniGameView;
 use crate::referee::minigame::Event;
-use crate::referee::minigame::events::Outcome;
 
 /// Symbols offered under the search box.
 const OFFERED: usize = 8;
@@ -108,22 +107,7 @@ pub fn matching<'a>(symbols: &'a [String], typed: &str) -> Vec<&'a str> {
 
 /// One event in words with its colour; `None` for bookkeeping.
 pub fn event_text(event: &Event) -> Option<(egui::Color32, String)> {
-    let line = match event {
-        Event::Verdict { outcome: Outcome::Right, message, .. } => (said::GOOD, message.clone()),
-        Event::Verdict { outcome: Outcome::Wrong, message, .. } => (said::BAD, message.clone()),
-        Event::Verdict { message, .. } => (said::PLAIN, message.clone()),
-        Event::Moved { message, .. } => (said::PLAIN, message.clone()),
-        Event::WrongMove { message, .. } => (said::BAD, message.clone()),
-        Event::Piles { piles, .. } => (said::PLAIN, format!("{} piles learnt from the deal", piles.len())),
-        Event::Emptied { place, .. } => (said::PLAIN, format!("{place:?} is empty")),
-        Event::Round { seats, .. } => (said::PLAIN, format!("A new round: {} cards dealt", seats.len())),
-        Event::Over { places, .. } => {
-            let first = places.first().map(|p| p.join(", ")).unwrap_or_default();
-            (said::GOOD, format!("Game over: {first} first"))
-        }
-        Event::Start { .. } | Event::Frame { .. } => return None,
-    };
-    Some(line)
+    event.words().map(|(tone, text)| (said::colour(tone), text))
 }
 
 /// The banner: the last verdict, move or end.

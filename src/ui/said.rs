@@ -3,6 +3,7 @@
 use egui::Color32;
 
 use crate::live::Said;
+use crate::referee::Tone;
 use crate::referee::omphala::RefereeEvent;
 
 pub const GOOD: Color32 = Color32::from_rgb(80, 200, 120);
@@ -10,27 +11,20 @@ pub const BAD: Color32 = Color32::from_rgb(235, 80, 70);
 pub const ASK: Color32 = Color32::from_rgb(240, 190, 60);
 pub const PLAIN: Color32 = Color32::from_rgb(200, 200, 200);
 
-/// One line for the banner and the log; `None` for what is not worth a line (a view restored).
+/// The colour of a tone.
+pub fn colour(tone: Tone) -> Color32 {
+    match tone {
+        Tone::Good => GOOD,
+        Tone::Bad => BAD,
+        Tone::Ask => ASK,
+        Tone::Plain => PLAIN,
+    }
+}
+
+/// One line for the banner and the log.
 pub fn text(said: &Said) -> Option<(Color32, String)> {
-    let line = match &said.event {
-        RefereeEvent::Input { record, verdict, .. } => (GOOD, format!("{} — {verdict}", record.join(" / "))),
-        RefereeEvent::Illegal { name, action, sentence, rule, .. } => {
-            (BAD, format!("Illegal: {name}, {action}. {sentence} ({rule})"))
-        }
-        RefereeEvent::Restored { .. } => (PLAIN, "The table is back as the game stands".to_string()),
-        RefereeEvent::Prompt { text, .. } => (ASK, text.clone()),
-        RefereeEvent::Waiting { differences, .. } => (PLAIN, format!("Waiting for: {}", differences.join("; "))),
-        RefereeEvent::Confirm { candidates, .. } => match &said.answered_by_script {
-            Some(answer) => (PLAIN, format!("Which move? The demo's script says: {answer}")),
-            None => (ASK, format!("Which move was played? {}", candidates.join("  |  "))),
-        },
-        RefereeEvent::Desync { differences, .. } => {
-            (BAD, format!("The table does not match the game: {}", differences.join("; ")))
-        }
-        RefereeEvent::Standings { lines, .. } => (GOOD, format!("Game over. {}", lines.join("  "))),
-        RefereeEvent::Note { text, .. } => (PLAIN, text.clone()),
-    };
-    Some(line)
+    let (tone, text) = said.event.words(said.answered_by_script.as_deref());
+    Some((colour(tone), text))
 }
 
 /// The verdict the banner shows: the last ruling, illegal move, desync, question or end.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::piles::{Pile, PlaceName};
+use crate::referee::Tone;
 use crate::symbols::deck::CardId;
 use crate::symbols::games::Seat;
 
@@ -91,6 +92,26 @@ pub enum Event {
 }
 
 impl Event {
+    /// One event in words, with how it reads; `None` for bookkeeping.
+    pub fn words(&self) -> Option<(Tone, String)> {
+        let line = match self {
+            Event::Verdict { outcome: Outcome::Right, message, .. } => (Tone::Good, message.clone()),
+            Event::Verdict { outcome: Outcome::Wrong, message, .. } => (Tone::Bad, message.clone()),
+            Event::Verdict { message, .. } => (Tone::Plain, message.clone()),
+            Event::Moved { message, .. } => (Tone::Plain, message.clone()),
+            Event::WrongMove { message, .. } => (Tone::Bad, message.clone()),
+            Event::Piles { piles, .. } => (Tone::Plain, format!("{} piles learnt from the deal", piles.len())),
+            Event::Emptied { place, .. } => (Tone::Plain, format!("{place:?} is empty")),
+            Event::Round { seats, .. } => (Tone::Plain, format!("A new round: {} cards dealt", seats.len())),
+            Event::Over { places, .. } => {
+                let first = places.first().map(|p| p.join(", ")).unwrap_or_default();
+                (Tone::Good, format!("Game over: {first} first"))
+            }
+            Event::Start { .. } | Event::Frame { .. } => return None,
+        };
+        Some(line)
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::super::Tone;
+
 use crate::rules::omphala::notation::input_lines;
 use crate::rules::omphala::replay::{describe, standings_lines};
 use crate::rules::omphala::{Event, GameState, Input, Observation};
@@ -103,6 +105,46 @@ pub enum RefereeEvent {
 }
 
 impl RefereeEvent {
+    /// One line in words, with how it reads; `answered_by_script` is the answer a script gave
+    /// to a `confirm`.
+    pub fn words(&self, answered_by_script: Option<&str>) -> (Tone, String) {
+        match self {
+            RefereeEvent::Input { record, verdict, .. } => (Tone::Good, format!("{} — {verdict}", record.join(" / "))),
+            RefereeEvent::Illegal { name, action, sentence, rule, .. } => {
+                (Tone::Bad, format!("Illegal: {name}, {action}. {sentence} ({rule})"))
+            }
+            RefereeEvent::Restored { .. } => (Tone::Plain, "The table is back as the game stands".to_string()),
+            RefereeEvent::Prompt { text, .. } => (Tone::Ask, text.clone()),
+            RefereeEvent::Waiting { differences, .. } => {
+                (Tone::Plain, format!("Waiting for: {}", differences.join("; ")))
+            }
+            RefereeEvent::Confirm { candidates, .. } => match answered_by_script {
+                Some(answer) => (Tone::Plain, format!("Which move? The demo's script says: {answer}")),
+                None => (Tone::Ask, format!("Which move was played? {}", candidates.join("  |  "))),
+            },
+            RefereeEvent::Desync { differences, .. } => {
+                (Tone::Bad, format!("The table does not match the game: {}", differences.join("; ")))
+            }
+            RefereeEvent::Standings { lines, .. } => (Tone::Good, format!("Game over. {}", lines.join("  "))),
+            RefereeEvent::Note { text, .. } => (Tone::Plain, text.clone()),
+        }
+    }
+
+    /// When it was said.
+    pub fn at(&self) -> Moment {
+        match self {
+            RefereeEvent::Input { at, .. }
+            | RefereeEvent::Illegal { at, .. }
+            | RefereeEvent::Restored { at }
+            | RefereeEvent::Prompt { at, .. }
+            | RefereeEvent::Waiting { at, .. }
+            | RefereeEvent::Confirm { at, .. }
+            | RefereeEvent::Desync { at, .. }
+            | RefereeEvent::Standings { at, .. }
+            | RefereeEvent::Note { at, .. } => *at,
+        }
+    }
+
     /// The event for one committed input.
     pub fn input(after: &GameState, names: &[String], input: &Input, events: &[Event], at: Moment) -> RefereeEvent {
         let seat = match input {
