@@ -133,11 +133,21 @@ fn a_match_killed_mid_way_resumes_from_its_journal_with_nothing_lost() {
     let before = ruled(&journal);
     assert!(before.len() >= 3 && !before.iter().any(|l| l.contains("\"over\"")), "killed mid-way: {before:?}");
 
-    let out = referee_command(&video, &claims, &journal).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The resumed game, once over, is kept in the scorebook; kept once however often it is
+    // refereed again from its journal.
+    let book = dir.path().join("book.sqlite");
+    let out = referee_command(&video, &claims, &journal).arg("--scorebook").arg(&book).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && said.contains("kept in the scorebook"), "{said}");
     let (whole, resumed) = (ruled(&whole), ruled(&journal));
     assert!(whole.len() > 5, "{whole:?}");
     assert_eq!(resumed, whole);
+    let again = referee_command(&video, &claims, &journal).arg("--scorebook").arg(&book).output().unwrap();
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already kept in the scorebook"));
+    let kept = card_referee::scorebook::Scorebook::open(&book).unwrap();
+    let games = kept.games(&card_referee::scorebook::Filter::default()).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!((games[0].entry.kind.as_str(), games[0].entry.results.len()), ("poisoned-gift", 3));
 }
 
 #[test]

@@ -38,6 +38,10 @@ pub struct MiniGameArgs {
     /// Append every event here; a journal that exists is resumed.
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
+    /// Keep the finished game in this scorebook (a file, or postgres://USER@HOST/DATABASE),
+    /// with its journal (--journal is needed: a game is kept once by its journal).
+    #[arg(long, value_name = "FILE|URL", requires = "journal")]
+    pub scorebook: Option<PathBuf>,
     /// Claims this many milliseconds after a right claim are too late.
     #[arg(long, default_value_t = 500)]
     pub window: u64,
@@ -153,6 +157,25 @@ fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(),
     for line in series.table().lines() {
         println!("# {line}");
     }
+    match (&args.scorebook, &args.journal) {
+        (Some(book), Some(journal)) if referee.is_over() => keep_in_book(&referee, book, journal),
+        _ => Ok(()),
+    }
+}
+
+/// Writes the finished game into the scorebook at `book`, kept once by its `journal`; a book
+/// that cannot be written is one line, and the game stays in the journal.
+fn keep_in_book(referee: &MiniGameReferee, book: &Path, journal: &Path) -> Result<(), String> {
+    use crate::scorebook::{Entry, Scorebook, entry, store};
+    let game = Entry {
+        journal: Some(journal.display().to_string()),
+        ..entry::mini_game(&referee.result(), referee.names(), String::new())
+    };
+    let (id, new) = Scorebook::open(book)
+        .and_then(|mut book| book.add(&game, "", None))
+        .map_err(|e| format!("the scorebook: {e}; the game is in the journal {}", journal.display()))?;
+    let how = if new { "kept" } else { "already kept" };
+    eprintln!("the game is {how} in the scorebook {} as game {id}", store::shown(book));
     Ok(())
 }
 

@@ -1,8 +1,8 @@
-//! The live table as the page for the room shows it (`room::RoomView`): made from what the
-//! referee thread snapshots for the window, or from a headless session, so both serve the same.
+//! The live table as the page for the room shows it (`room::RoomView`): made from the parts of
+//! what the referee thread snapshots for the window, or of a headless session, so both serve
+//! the same.
 
 use super::omphala::Said;
-use super::worker::{MiniGameView, Snapshot};
 use crate::referee::Tone;
 use crate::referee::minigame::Event as MiniGameEvent;
 use crate::referee::omphala::RefereeEvent;
@@ -10,14 +10,7 @@ use crate::room::view::RULINGS_SHOWN;
 use crate::room::{RoomView, Ruling, Standing};
 use crate::rules::omphala::GameState;
 use crate::rules::omphala::score::{leaders, scores};
-
-/// The page's view of what the window's referee shows.
-pub fn of_snapshot(snapshot: &Snapshot) -> RoomView {
-    match &snapshot.minigame {
-        Some(minigame) => of_minigame(minigame),
-        None => of_omphala(&snapshot.names, snapshot.state.as_ref(), &snapshot.log),
-    }
-}
+use crate::symbols::games::GameKind;
 
 /// The page's view of an Omphala game: the Front Row counts (or the final standings), whose turn,
 /// the rulings, and what the referee waits for.
@@ -93,22 +86,28 @@ fn status_of(log: &[Said]) -> Option<Ruling> {
     None
 }
 
-/// The page's view of a mini-game: places so far, the verdicts and moves.
-pub fn of_minigame(view: &MiniGameView) -> RoomView {
-    let name = |seat: usize| view.names.get(seat).cloned().unwrap_or_else(|| format!("P{}", seat + 1));
-    let standings = view
-        .ranking
+/// The page's view of a mini-game of `kind` between `names`: the places so far (`ranking`, first
+/// to last, each the seats sharing it), the verdicts and moves of its `log`.
+pub fn of_minigame(
+    kind: GameKind,
+    names: &[String],
+    over: bool,
+    ranking: &[Vec<usize>],
+    log: &[MiniGameEvent],
+) -> RoomView {
+    let name = |seat: usize| names.get(seat).cloned().unwrap_or_else(|| format!("P{}", seat + 1));
+    let standings = ranking
         .iter()
         .enumerate()
         .flat_map(|(place, seats)| seats.iter().map(move |&seat| (place, seat)))
         .map(|(place, seat)| Standing { player: name(seat), score: ordinal(place + 1), leads: place == 0 })
         .collect();
     let rulings: Vec<(Tone, String, u64)> =
-        view.log.iter().filter_map(|e| e.words().map(|(tone, text)| (tone, text, ms_of(e)))).collect();
+        log.iter().filter_map(|e| e.words().map(|(tone, text)| (tone, text, ms_of(e)))).collect();
     RoomView {
-        game: format!("{}: {}", view.kind, view.names.join(", ")),
+        game: format!("{kind}: {}", names.join(", ")),
         turn: None,
-        over: view.over,
+        over,
         standings,
         status: None,
         rulings: rulings[rulings.len().saturating_sub(RULINGS_SHOWN)..]

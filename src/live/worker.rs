@@ -264,10 +264,18 @@ fn publish(out: &Out, current: &LiveReferee, progress: &mut Progress) {
     progress.version += 1;
     let snapshot = snapshot_of(current, progress, out.shared);
     if let Some(room) = out.room {
-        room.publish(super::room::of_snapshot(&snapshot));
+        room.publish(room_view(&snapshot));
     }
     *lock(&out.shared.snapshot) = Arc::new(snapshot);
     (out.on_update)();
+}
+
+/// What the room's page shows of a snapshot.
+fn room_view(snapshot: &Snapshot) -> crate::room::RoomView {
+    match &snapshot.minigame {
+        Some(m) => super::room::of_minigame(m.kind, &m.names, m.over, &m.ranking, &m.log),
+        None => super::room::of_omphala(&snapshot.names, snapshot.state.as_ref(), &snapshot.log),
+    }
 }
 
 /// The layout's zones, those the referee's last desync names marked while it is lost.
