@@ -166,13 +166,9 @@ fn referee(kind: GameKind, args: &MiniGameArgs, input: &InputArgs) -> Result<(),
 /// Writes the finished game into the scorebook at `book`, kept once by its `journal`; a book
 /// that cannot be written is one line, and the game stays in the journal.
 fn keep_in_book(referee: &MiniGameReferee, book: &Path, journal: &Path) -> Result<(), String> {
-    use crate::scorebook::{Entry, Scorebook, entry, store};
-    let game = Entry {
-        journal: Some(journal.display().to_string()),
-        ..entry::mini_game(&referee.result(), referee.names(), String::new())
-    };
+    use crate::scorebook::{Scorebook, store};
     let (id, new) = Scorebook::open(book)
-        .and_then(|mut book| book.add(&game, "", None))
+        .and_then(|mut book| book.add_mini_game(&referee.result(), referee.names(), Some(journal)))
         .map_err(|e| format!("the scorebook: {e}; the game is in the journal {}", journal.display()))?;
     let how = if new { "kept" } else { "already kept" };
     eprintln!("the game is {how} in the scorebook {} as game {id}", store::shown(book));

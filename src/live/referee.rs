@@ -220,7 +220,7 @@ impl LiveReferee {
     /// Written once per game; a book that cannot be written is said, and the game stays in its
     /// journal.
     pub fn keep_finished(&mut self) -> bool {
-        use crate::scorebook::{Entry, Scorebook, entry};
+        use crate::scorebook::Scorebook;
         if self.kept {
             return false;
         }
@@ -233,9 +233,8 @@ impl LiveReferee {
             }
             Game::MiniGame { session, .. } if session.referee().is_over() => {
                 let referee = session.referee();
-                let journal = session.journal_path().map(|p| p.display().to_string());
-                let game = Entry { journal, ..entry::mini_game(&referee.result(), referee.names(), String::new()) };
-                Scorebook::open(path).and_then(|mut book| book.add(&game, "", None))
+                Scorebook::open(path)
+                    .and_then(|mut book| book.add_mini_game(&referee.result(), referee.names(), session.journal_path()))
             }
             _ => return false,
         };

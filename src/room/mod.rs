@@ -45,12 +45,12 @@ impl Shared {
         self.message.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Sends the message to every page if `change` changed it.
-    fn update(&self, change: impl FnOnce(&mut Message)) {
+    /// Sets one part of the message and sends it to every page, if that part changed.
+    fn set<T: PartialEq>(&self, part: impl FnOnce(&mut Message) -> &mut T, value: T) {
         let mut message = self.message();
-        let before = message.clone();
-        change(&mut message);
-        if *message != before {
+        let slot = part(&mut message);
+        if *slot != value {
+            *slot = value;
             let text = serde_json::to_string(&*message).unwrap_or_default();
             self.sender.send_replace(text.into());
         }
@@ -103,7 +103,7 @@ impl Room {
 
     /// The live table as it stands now; the pages hear of it at once if it changed.
     pub fn publish(&self, view: RoomView) {
-        self.shared.update(|message| message.live = view);
+        self.shared.set(|m| &mut m.live, view);
     }
 }
 
@@ -124,17 +124,17 @@ fn read_book(shared: &Shared, path: &std::path::Path) {
         if book.is_none() {
             match Scorebook::open(path) {
                 Ok(opened) => book = Some(opened),
-                Err(e) => shared.update(|m| m.book_error = Some(e.to_string())),
+                Err(e) => shared.set(|m| &mut m.book_error, Some(e.to_string())),
             }
         }
         if let Some(open) = &book {
             match open.table(&Filter::default().today()) {
-                Ok(table) => shared.update(|m| {
-                    m.evening = table;
-                    m.book_error = None;
-                }),
+                Ok(table) => {
+                    shared.set(|m| &mut m.evening, table);
+                    shared.set(|m| &mut m.book_error, None);
+                }
                 Err(e) => {
-                    shared.update(|m| m.book_error = Some(e.to_string()));
+                    shared.set(|m| &mut m.book_error, Some(e.to_string()));
                     book = None;
                 }
             }

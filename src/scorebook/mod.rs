@@ -122,11 +122,10 @@ impl Scorebook {
     /// Opens (or creates) the book at `place`, a file or a `postgres://` address, and brings its
     /// schema up to date.
     pub fn open(place: &Path) -> Result<Scorebook, BookError> {
-        let text = place.to_string_lossy();
+        let text = place.to_string_lossy().into_owned();
         if store::is_postgres(&text) {
             return Scorebook::open_postgres(&text);
         }
-        let text = store::shown(place);
         if let Some(folder) = place.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(folder).map_err(|e| sql_error(&text, e))?;
         }
@@ -331,6 +330,21 @@ impl Scorebook {
         let game = Entry { journal: journal.map(|j| j.display().to_string()), ..entry::omphala(record)? };
         let steps = journal.map(steps::from_journal).unwrap_or_default();
         self.add_game(&game, &steps, "", None)
+    }
+
+    /// Writes a refereed mini-game, finished with `result` between `names`, now, kept once by
+    /// its `journal` (a live mini-game has no record).
+    pub fn add_mini_game(
+        &mut self,
+        result: &crate::symbols::games::GameResult,
+        names: &[String],
+        journal: Option<&Path>,
+    ) -> Result<(i64, bool), BookError> {
+        let game = Entry {
+            journal: journal.map(|j| j.display().to_string()),
+            ..entry::mini_game(result, names, String::new())
+        };
+        self.add(&game, "", None)
     }
 
     /// Whether a game kept here came from the journal at `path`.

@@ -71,7 +71,8 @@ pub struct RefereeApp {
     adjusting: Option<crate::table::TableLayout>,
     /// Where journals and layouts are kept.
     data_dir: PathBuf,
-    /// Where finished games are kept: a file or a PostgreSQL server.
+    /// Where finished games are kept: in the data folder unless `--scorebook` named another
+    /// file or a PostgreSQL server.
     book: PathBuf,
     view: LiveView,
     cameras: CameraList,
@@ -174,11 +175,6 @@ impl RefereeApp {
         }
     }
 
-    /// The scorebook: in the data folder unless `--scorebook` named another.
-    fn book_path(&self) -> PathBuf {
-        self.book.clone()
-    }
-
     /// Frames drawn on screen since start (tests wait on this).
     pub fn frames_shown(&self) -> u64 {
         self.frames_shown
@@ -256,10 +252,10 @@ impl RefereeApp {
             UiCommand::OpenScorebook => {
                 self.scorebook.open = true;
                 self.scorebook.today = true;
-                self.scorebook.reload(&self.book_path());
+                self.scorebook.reload(&self.book);
             }
-            UiCommand::Book(BookOrder::Reload) => self.scorebook.reload(&self.book_path()),
-            UiCommand::Book(BookOrder::Steps) => self.scorebook.load_steps(&self.book_path(), ctx),
+            UiCommand::Book(BookOrder::Reload) => self.scorebook.reload(&self.book),
+            UiCommand::Book(BookOrder::Steps) => self.scorebook.load_steps(&self.book, ctx),
             UiCommand::Book(order) => self.scorebook.export(&self.data_dir.join("exports"), order),
             UiCommand::TeachDeck => {
                 let repaint = ctx.clone();
