@@ -11,7 +11,7 @@ use super::detector::CardDetector;
 use super::picture::light;
 use super::picture::quad::{cut_by_frame, longer_side};
 use super::readers::witness;
-use super::stages::corners::PIPS_SHOW_SUIT;
+use super::stages::corners::{PIPS_SHOW_SUIT, pips_show_suit_of};
 use super::stages::face_down::OutlineSeen;
 use super::stages::outlines::{Outlines, find_outlines};
 use super::stages::placing::{each_card_once, one_of_each};
@@ -88,9 +88,11 @@ impl CardDetector {
                 && witness::card_shaped(&quad)
             {
                 let centre = witness::centre_of(frame, &quad)?;
-                let whole = !cut_by_frame(&quad, size) && longer_side(&quad) >= PIPS_SHOW_SUIT;
+                let uncut = !cut_by_frame(&quad, size);
+                let whole = uncut && longer_side(&quad) >= PIPS_SHOW_SUIT;
                 if !witness::agrees(card, &centre) {
-                    d.card = witness::suit_from_pips(card, &centre).filter(|_| whole);
+                    d.card = witness::suit_from_pips(card, &centre)
+                        .filter(|c| uncut && pips_show_suit_of(*c, longer_side(&quad)));
                     if d.card.is_some() {
                         d.confidence = self.config.min_confidence;
                     }

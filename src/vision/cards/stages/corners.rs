@@ -22,6 +22,19 @@ use crate::vision::cards::types::*;
 /// webcam card all showed their stems.
 pub(in crate::vision::cards) const PIPS_SHOW_SUIT: f32 = 100.0;
 
+/// Outlines at least this long (pixels) and under `PIPS_SHOW_SUIT` show a spade in their pips'
+/// outline, though not a club: a spade's point and stem seen on every pip are there, while a
+/// club's lobes may be a spade's blurred (both failures above were spades seen as clubs, and
+/// the small index loses a spade's stem the same way). The 93 px webcam eight of spades, read
+/// as a club by its corner, showed its stem on all eight pips.
+pub(in crate::vision::cards) const PIPS_SHOW_SPADE: f32 = 90.0;
+
+/// Whether a whole outline `long` pixels long is large enough for its pips' outline to name
+/// `card`'s suit (`PIPS_SHOW_SUIT`, `PIPS_SHOW_SPADE`).
+pub(in crate::vision::cards) fn pips_show_suit_of(card: Card, long: f32) -> bool {
+    long >= PIPS_SHOW_SUIT || (long >= PIPS_SHOW_SPADE && card.suit == Suit::Spades)
+}
+
 /// An outline's corner readings and, beside each, its index box in the image.
 type OutlineReadings = (Vec<IndexReading>, Vec<[i32; 4]>);
 
@@ -338,10 +351,12 @@ impl CardDetector {
     ) -> opencv::Result<Option<OutlineReadings>> {
         let size = [frame.cols() as f32, frame.rows() as f32];
         let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
-        if readings.is_empty() || !whole || longer_side(quad) < PIPS_SHOW_SUIT {
+        if readings.is_empty() || !whole || longer_side(quad) < PIPS_SHOW_SPADE {
             return Ok(None);
         }
-        let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?) else {
+        let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?)
+            .filter(|r| pips_show_suit_of(r.card, longer_side(quad)))
+        else {
             return Ok(None);
         };
         let at = readings.iter().zip(&boxes).find(|(r, _)| r.card.rank == reading.card.rank).map(|(_, b)| *b);
@@ -527,5 +542,24 @@ impl CardDetector {
             self.suit_net.scores(&glyphs.suit)?.weigh_suit(allowed, suit, confidence(suit_score, suit_second), false);
         let confidence = rank_confidence * suit_confidence;
         Ok(Some((IndexReading { card: Card::new(rank, suit), confidence }, glyphs.area)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pips_name_a_spade_on_a_smaller_card_than_a_club() {
+        let card = |code: &str| code.parse::<Card>().unwrap();
+        // Large enough for any suit.
+        assert!(pips_show_suit_of(card("8C"), PIPS_SHOW_SUIT));
+        assert!(pips_show_suit_of(card("8H"), PIPS_SHOW_SUIT));
+        // Between the two bars only a spade: its stem is seen; a club's lobes may be a blur.
+        assert!(pips_show_suit_of(card("8S"), 93.0));
+        assert!(!pips_show_suit_of(card("8C"), 93.0));
+        assert!(!pips_show_suit_of(card("8D"), 93.0));
+        // Under both bars, none.
+        assert!(!pips_show_suit_of(card("8S"), PIPS_SHOW_SPADE - 1.0));
     }
 }
