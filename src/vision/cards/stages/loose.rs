@@ -106,6 +106,22 @@ pub(in crate::vision::cards) fn rival_corners(a: &IndexHit, b: &IndexHit) -> boo
         && dist(ca, cb) < RIVAL_REACH * a.size.max(b.size)
 }
 
+/// Whether `hit`, an index inside the outline `d` read by one corner, is that outline's far
+/// corner read as a rival card: the same rank in the other suit of its colour, at least half the
+/// outline's length from the corner that named it. At webcam sizes one corner of a small black
+/// card reads a spade and the other a club (the edje photos at 0.6 of their size: an ace of
+/// spades whose outline read it by one corner, its other corner read as the ace of clubs, named
+/// both). A cascade's next card lies a strip on, far nearer, and two cards of one rank and
+/// colour lying over each other head to head are rarer than a misread suit.
+pub(in crate::vision::cards) fn far_corner_rival(d: &CardDetection, hit: &IndexHit) -> bool {
+    let (Some(card), Some(quad), [b]) = (d.card, d.quad, d.index_boxes.as_slice()) else { return false };
+    let named_at = box_centre(&core::Rect::new(b[0], b[1], b[2], b[3]));
+    card.rank == hit.card.rank
+        && card.suit != hit.card.suit
+        && card.suit.is_red() == hit.card.suit.is_red()
+        && dist(named_at, box_centre(&hit.bbox)) >= 0.5 * side_lengths(&quad).1
+}
+
 impl CardDetector {
     /// The index corners readable outside the `read` outlines (see `LooseMarks`). With both
     /// readers, the network reads first and the templates only where it read nothing and is
@@ -166,6 +182,14 @@ impl CardDetector {
             // a card taken for face down it must be sure: a back's pattern makes marks too (and a
             // court card's picture can make a face look like a back).
             if let Some(d) = out.iter_mut().find(|d| d.quad.is_some_and(|q| inside(&q, centre))) {
+                // The outline's own far corner read in the other suit of its card's colour: the
+                // two corners of one card disagree, and neither stands (as `rival_corners`).
+                if far_corner_rival(d, &hit) {
+                    d.card = None;
+                    d.confidence = 0.0;
+                    d.index_boxes.clear();
+                    continue;
+                }
                 // Another card's index inside an outline read by one corner, away from that
                 // corner's index: the outline holds two cards, and this one is read too. A glyph
                 // height away is another index, not the same one read otherwise: in a cascade the
@@ -312,6 +336,30 @@ mod tests {
         let left = hit("AC", 100, 100, [1.0, 0.0]);
         assert!(rival_corners(&left, &hit("AS", 195, 25, [-1.0, 0.0])));
         assert!(!rival_corners(&left, &hit("AS", 195, 175, [-1.0, 0.0])));
+    }
+
+    #[test]
+    fn an_outline_s_far_corner_read_in_the_other_suit_of_its_colour_is_a_rival() {
+        // A 90 x 125 px outline upright, named the ace of spades by its top-left index.
+        let outline = CardDetection {
+            card: Some("AS".parse().unwrap()),
+            face: Face::Up,
+            confidence: 0.72,
+            quad: Some([[96.0, 96.0], [186.0, 96.0], [186.0, 221.0], [96.0, 221.0]]),
+            index_boxes: vec![[100, 100, 8, 24]],
+        };
+        // Its bottom-right corner read as a club.
+        let far = hit("AC", 175, 192, [0.0, -1.0]);
+        assert!(far_corner_rival(&outline, &far));
+        // A cascade's next card a strip on, the other colour, another rank: another card.
+        assert!(!far_corner_rival(&outline, &hit("AC", 100, 125, [0.0, 1.0])));
+        assert!(!far_corner_rival(&outline, &hit("AH", 175, 192, [0.0, -1.0])));
+        assert!(!far_corner_rival(&outline, &hit("2C", 175, 192, [0.0, -1.0])));
+        // An outline read by both corners is settled; one read by none has no suit to dispute.
+        let both = CardDetection { index_boxes: vec![[100, 100, 8, 24], [175, 192, 8, 24]], ..outline.clone() };
+        assert!(!far_corner_rival(&both, &far));
+        let unread = CardDetection { card: None, ..outline };
+        assert!(!far_corner_rival(&unread, &far));
     }
 
     #[test]
