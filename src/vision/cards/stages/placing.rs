@@ -249,12 +249,10 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
             dark[(y - top) as usize][i] = at(y, x) < 0.6 * paper;
         }
     }
-    // A line passes a column where the column is dark within a pixel of it.
+    // A line passes a column where the column is dark within a pixel of it (by column, then row).
     let rows = bottom - top;
-    let near: Vec<Vec<bool>> = (0..=rows)
-        .map(|y| {
-            (0..columns.len()).map(|i| ((y - 1).max(0)..=(y + 1).min(rows)).any(|y| dark[y as usize][i])).collect()
-        })
+    let near: Vec<Vec<bool>> = (0..columns.len())
+        .map(|i| (0..=rows).map(|y| ((y - 1).max(0)..=(y + 1).min(rows)).any(|y| dark[y as usize][i])).collect())
         .collect();
     // The straight line through the band, tilted a little at most, dark in nine columns of
     // ten; a line is given up at its first miss over that, as nearly all lines miss early.
@@ -264,9 +262,9 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
     for start in 0..=rows {
         for end in (start - tilt).max(0)..=(start + tilt).min(rows) {
             let mut misses = 0;
-            for i in 0..columns.len() {
+            for (i, column) in near.iter().enumerate() {
                 let y = start as f32 + (end - start) as f32 * i as f32 / (n - 1.0).max(1.0);
-                if !near[y.round() as usize][i] {
+                if !column[y.round() as usize] {
                     misses += 1;
                     if misses > spare {
                         break;
