@@ -88,11 +88,10 @@ impl CardDetector {
                 && witness::card_shaped(&quad)
             {
                 let centre = witness::centre_of(frame, &quad)?;
-                let uncut = !cut_by_frame(&quad, size);
-                let whole = uncut && longer_side(&quad) >= PIPS_SHOW_SUIT;
+                let (uncut, long) = (!cut_by_frame(&quad, size), longer_side(&quad));
+                let whole = uncut && long >= PIPS_SHOW_SUIT;
                 if !witness::agrees(card, &centre) {
-                    d.card = witness::suit_from_pips(card, &centre)
-                        .filter(|c| uncut && pips_show_suit_of(*c, longer_side(&quad)));
+                    d.card = witness::suit_from_pips(card, &centre).filter(|c| uncut && pips_show_suit_of(*c, long));
                     if d.card.is_some() {
                         d.confidence = self.config.min_confidence;
                     }

@@ -351,11 +351,13 @@ impl CardDetector {
     ) -> opencv::Result<Option<OutlineReadings>> {
         let size = [frame.cols() as f32, frame.rows() as f32];
         let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
-        if readings.is_empty() || !whole || longer_side(quad) < PIPS_SHOW_SPADE {
+        let long = longer_side(quad);
+        // Under the lower bar no suit could be named: the centre is not looked at.
+        if readings.is_empty() || !whole || long < PIPS_SHOW_SPADE {
             return Ok(None);
         }
-        let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?)
-            .filter(|r| pips_show_suit_of(r.card, longer_side(quad)))
+        let Some(reading) =
+            witness::counted(&readings, &witness::centre_of(frame, quad)?).filter(|r| pips_show_suit_of(r.card, long))
         else {
             return Ok(None);
         };

@@ -235,25 +235,24 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
     let stride = gray.cols().max(0) as usize;
     let pixels = gray.data_bytes()?;
     let at = |y: i32, x: i32| f32::from(pixels[y as usize * stride + x as usize]);
-    // Each column's paper: its brighter pixels away from the middle.
+    // Each column's paper: its brighter pixels away from the middle. A column is dark at a row
+    // of the band where its pixel is much darker than its paper, and a line passes it there
+    // when it is dark within a pixel of the line.
     let columns: Vec<i32> = ((w / 10)..(w - w / 10)).collect();
     let (top, bottom) = (h * 2 / 5, h * 3 / 5);
-    let mut dark = vec![vec![false; columns.len()]; (bottom - top + 1) as usize];
+    let rows = bottom - top;
     let mut paper = Vec::new();
-    for (i, &x) in columns.iter().enumerate() {
+    let mut near: Vec<Vec<bool>> = Vec::with_capacity(columns.len());
+    for &x in &columns {
         paper.clear();
         paper.extend(((h / 8)..(h * 3 / 8)).chain((h * 5 / 8)..(h * 7 / 8)).map(|y| at(y, x)));
         paper.sort_by(f32::total_cmp);
         let paper = paper[paper.len() * 3 / 4];
-        for y in top..=bottom {
-            dark[(y - top) as usize][i] = at(y, x) < 0.6 * paper;
-        }
+        let dark: Vec<bool> = (top..=bottom).map(|y| at(y, x) < 0.6 * paper).collect();
+        near.push(
+            (0..=rows).map(|y| dark[(y - 1).max(0) as usize..=(y + 1).min(rows) as usize].contains(&true)).collect(),
+        );
     }
-    // A line passes a column where the column is dark within a pixel of it (by column, then row).
-    let rows = bottom - top;
-    let near: Vec<Vec<bool>> = (0..columns.len())
-        .map(|i| (0..=rows).map(|y| ((y - 1).max(0)..=(y + 1).min(rows)).any(|y| dark[y as usize][i])).collect())
-        .collect();
     // The straight line through the band, tilted a little at most, dark in nine columns of
     // ten; a line is given up at its first miss over that, as nearly all lines miss early.
     let tilt = (h / 10).max(2);
