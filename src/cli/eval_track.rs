@@ -108,7 +108,12 @@ pub fn evaluate(labels: &FootageLabels, source: &SourceSpec) -> Result<TrackEval
             Err(_) => return Err(format!("{source}: a frame could not be read")),
         };
         let changes = if run.read {
-            tracker.push(&run.image, &detections).map_err(|e| format!("frame {frame}: {e}"))?
+            let pushed = if run.fresh {
+                tracker.push(&run.image, &detections)
+            } else {
+                tracker.push_unchanged(&run.image, &detections)
+            };
+            pushed.map_err(|e| format!("frame {frame}: {e}"))?
         } else {
             tracker.observe(&run.image).map_err(|e| format!("frame {frame}: {e}"))?;
             Vec::new()
@@ -142,7 +147,10 @@ pub fn evaluate(labels: &FootageLabels, source: &SourceSpec) -> Result<TrackEval
             let score = score_moment(&moment.cards, &view.loose, labels.card_px);
             eval.moments.push((describe(&moment.at), score));
             if run.read {
-                let read: Vec<CardView> = detections.iter().filter_map(seen_alone).collect();
+                // Scored as the frame reads alone, though the tracker may have been given an
+                // earlier frame's reading of the same picture (not timed).
+                let alone = if run.fresh { detections.clone() } else { run.read_alone().map_err(|e| e.to_string())? };
+                let read: Vec<CardView> = alone.iter().filter_map(seen_alone).collect();
                 eval.frames.push((describe(&moment.at), score_moment(&moment.cards, &read, labels.card_px)));
             }
         }

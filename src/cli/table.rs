@@ -12,8 +12,8 @@ use crate::table::{
     CardTracker, Change, MotionGate, SettleConfig, Settler, TableLayout, TrackConfig, learn_layout, place_frame,
     place_in_image,
 };
-use crate::vision::cards::CardDetection;
 use crate::vision::cards::output::ImageJson;
+use crate::vision::cards::{CardDetection, Reading, ReadingReuse};
 use opencv::prelude::MatTraitConst;
 
 #[derive(clap::Args, Debug)]
@@ -146,7 +146,12 @@ pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
                 }
                 continue;
             }
-            let changes = tracker.push(&run.image, &detections).map_err(internal);
+            let changes = if run.fresh {
+                tracker.push(&run.image, &detections)
+            } else {
+                tracker.push_unchanged(&run.image, &detections)
+            };
+            let changes = changes.map_err(internal);
             let changes = match changes {
                 Ok(changes) => changes,
                 Err(code) => return code,
@@ -237,6 +242,10 @@ pub(crate) struct Run {
     pub stride: u64,
     /// Whether the cards of the last frame were read.
     pub read: bool,
+    /// Whether the last frame's cards were read in it, not given again from an earlier frame
+    /// with the same picture (`ReadingReuse`).
+    pub fresh: bool,
+    reuse: ReadingReuse,
     /// The last frame read.
     pub image: opencv::core::Mat,
 }
@@ -250,6 +259,7 @@ impl Run {
         let source = capture::open(&spec, &input.capture_options().unwrap_or_default()).map_err(bad_input)?;
         let detector = super::vision_cards::detector(None, input.card_profile.as_deref(), None)?;
         let fps = source.nominal_fps().unwrap_or(30.0);
+        let stills = matches!(spec, SourceSpec::Folder(_));
         Ok(Run {
             source,
             detector,
@@ -259,6 +269,8 @@ impl Run {
             ms: 0.0,
             stride: 1,
             read: false,
+            fresh: false,
+            reuse: ReadingReuse::new(stills),
             image: opencv::core::Mat::default(),
         })
     }
@@ -276,11 +288,23 @@ impl Run {
         };
         let started = std::time::Instant::now();
         self.read = frame.index.is_multiple_of(self.stride.max(1));
-        let detections = if self.read { self.detector.detect(&frame.image).map_err(internal)? } else { Vec::new() };
+        let reading = if self.read {
+            self.reuse.read(&self.detector, &frame.image).map_err(internal)?
+        } else {
+            Reading::default()
+        };
+        let Reading { detections, fresh } = reading;
+        self.fresh = fresh;
         self.ms = started.elapsed().as_secs_f64() * 1000.0;
         let motion = self.gate.measure(&frame.image).map_err(internal)?;
         let step = (detections, motion, frame.index, frame.time.as_secs_f64());
         self.image = frame.image;
         Ok(Some(step))
+    }
+
+    /// The last frame's cards as the reader reads them in it, even where they were given again
+    /// from an earlier frame with the same picture.
+    pub(crate) fn read_alone(&self) -> opencv::Result<Vec<CardDetection>> {
+        self.detector.detect(&self.image)
     }
 }

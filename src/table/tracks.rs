@@ -258,6 +258,9 @@ pub struct CardTracker {
     next_id: u64,
     /// A card's length in pixels, learnt from the outlines found.
     scale: Option<f64>,
+    /// The detections pushed are those of an earlier frame with the same picture: the cards are
+    /// sighted where they lie, but their readings are no new evidence (`push_unchanged`).
+    repeated: bool,
 }
 
 impl CardTracker {
@@ -265,7 +268,7 @@ impl CardTracker {
     /// where `config.reads` it, to `push` with the cards read in it.
     pub fn new(config: TrackConfig, fps: f64) -> CardTracker {
         let activity = ActivityMap::new(fps, config.stills);
-        CardTracker { config, activity, tracks: Vec::new(), next_id: 1, scale: None }
+        CardTracker { config, activity, tracks: Vec::new(), next_id: 1, scale: None, repeated: false }
     }
 
     pub fn config(&self) -> &TrackConfig {
@@ -298,6 +301,16 @@ impl CardTracker {
                 by(&mut s.centre);
             }
         }
+    }
+
+    /// Takes a frame whose picture is that of the last frame read, with that frame's detections
+    /// (`ReadingReuse`): each card is sighted again where it lies and its stillness counted,
+    /// but its reading is not counted again, as one reading repeated is no second witness.
+    pub fn push_unchanged(&mut self, frame: &Mat, detections: &[CardDetection]) -> opencv::Result<Vec<Change>> {
+        self.repeated = true;
+        let changes = self.push(frame, detections);
+        self.repeated = false;
+        changes
     }
 
     /// Takes one frame and the reader's detections in it; returns what changed in the view.
@@ -430,6 +443,7 @@ impl CardTracker {
     fn sighted(&mut self, t: usize, s: &Seen, frame: &Mat, scale: f64) -> opencv::Result<()> {
         let moving = self.moving(&s.region);
         let config = self.config.clone();
+        let repeated = self.repeated;
         let track = &mut self.tracks[t];
         track.missing = 0;
         track.covered = false;
@@ -470,7 +484,8 @@ impl CardTracker {
         }
         // An outline the reader left unread where a pip card is named: its centre's colour must
         // not contradict the name (a hand may have put another card there between two photos).
-        if s.reading.is_none()
+        if !repeated
+            && s.reading.is_none()
             && s.outline
             && s.face == Face::Up
             && let Some(name) = track.shown.and_then(|sh| sh.card).filter(|c| !c.rank.is_court())
@@ -485,7 +500,7 @@ impl CardTracker {
                 }
             }
         }
-        if let Some((card, confidence)) = s.reading {
+        if let Some((card, confidence)) = s.reading.filter(|_| !repeated) {
             let size = s.length.unwrap_or(scale);
             let weight = confidence * (size / FULL_WEIGHT_PX).min(1.0) as f32;
             // While a challenge stands the name is withheld, but the card it challenges is
@@ -801,6 +816,23 @@ mod tests {
         }
         assert_eq!(kinds(&changes), vec![ChangeKind::Appeared]);
         assert_eq!(t.view().loose[0].card, Some(card("7S")));
+    }
+
+    #[test]
+    fn a_reading_given_again_is_no_second_witness() {
+        let mut t = tracker();
+        let table = frame(&[(200, 300)], None);
+        let read = [seen(Some("9H"), 200, 300, 0.95)];
+        let mut changes = t.push(&table, &read).unwrap();
+        for _ in 0..20 {
+            changes.extend(t.push_unchanged(&table, &read).unwrap());
+        }
+        // Sighted where it lies and settled, but named by one reading only: not named.
+        assert_eq!(kinds(&changes), vec![ChangeKind::Appeared]);
+        assert_eq!(t.view().loose[0].card, None);
+        changes = feed(&mut t, &table, &read, 3);
+        assert_eq!(kinds(&changes), vec![ChangeKind::Named]);
+        assert_eq!(t.view().loose[0].card, Some(card("9H")));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::{
 use crate::cards::Card;
 use crate::geometry::{Homography, Pt, card_corners};
 use crate::vision::activity::ActivityMap;
-use crate::vision::cards::{CardDetection, CardDetector};
+use crate::vision::cards::{CardDetection, CardDetector, Reading, ReadingReuse};
 
 /// How often a settled view that stays is given again (so that a referee can time a desync, and
 /// search further on a view it could not explain at first).
@@ -35,6 +35,8 @@ pub struct Watched {
 /// Watches one table.
 pub struct TableWatch {
     detector: CardDetector,
+    /// An unchanged picture is given its last reading again (`ReadingReuse`).
+    reuse: ReadingReuse,
     gate: MotionGate,
     /// Each card followed over frames in image pixels; its map of where the picture changes
     /// also tells the settler whether cards where they are played moved.
@@ -62,6 +64,7 @@ impl TableWatch {
     /// Reads the cards with an enrolled deck's patches voting (see `CardDetector::set_profile`).
     pub fn read_with(&mut self, profile: &crate::vision::cards::decks::enroll::DeckProfile) {
         self.detector.set_profile(profile);
+        self.reuse.forget();
     }
 
     /// `layout`: where each seat's rows lie, or `None` to fit the standard layout of `players`
@@ -72,6 +75,7 @@ impl TableWatch {
         let read_rate = config.read_rate(fps);
         TableWatch {
             detector,
+            reuse: ReadingReuse::new(stills),
             gate: MotionGate::new(),
             tracker: CardTracker::new(config, fps),
             in_play: None,
@@ -113,8 +117,12 @@ impl TableWatch {
             self.tracker.observe(image)?;
             return Ok(Watched { detections: Vec::new(), cards: self.tracker.shown_cards(), view: None, frame, ms });
         }
-        let detections = self.detector.detect(image)?;
-        self.tracker.push(image, &detections)?;
+        let Reading { detections, fresh } = self.reuse.read(&self.detector, image)?;
+        if fresh {
+            self.tracker.push(image, &detections)?;
+        } else {
+            self.tracker.push_unchanged(image, &detections)?;
+        }
         let cards = self.tracker.shown_cards();
         let mut motion = if self.stills { Motion::STILL } else { self.gate.measure(image)? };
         if !self.stills
