@@ -108,12 +108,7 @@ pub fn evaluate(labels: &FootageLabels, source: &SourceSpec) -> Result<TrackEval
             Err(_) => return Err(format!("{source}: a frame could not be read")),
         };
         let changes = if run.read {
-            let pushed = if run.fresh {
-                tracker.push(&run.image, &detections)
-            } else {
-                tracker.push_unchanged(&run.image, &detections)
-            };
-            pushed.map_err(|e| format!("frame {frame}: {e}"))?
+            tracker.push_read(&run.image, &detections, run.fresh).map_err(|e| format!("frame {frame}: {e}"))?
         } else {
             tracker.observe(&run.image).map_err(|e| format!("frame {frame}: {e}"))?;
             Vec::new()

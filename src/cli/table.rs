@@ -146,12 +146,7 @@ pub fn track(input: &InputArgs, args: &TrackArgs) -> ExitCode {
                 }
                 continue;
             }
-            let changes = if run.fresh {
-                tracker.push(&run.image, &detections)
-            } else {
-                tracker.push_unchanged(&run.image, &detections)
-            };
-            let changes = changes.map_err(internal);
+            let changes = tracker.push_read(&run.image, &detections, run.fresh).map_err(internal);
             let changes = match changes {
                 Ok(changes) => changes,
                 Err(code) => return code,

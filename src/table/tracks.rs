@@ -259,7 +259,7 @@ pub struct CardTracker {
     /// A card's length in pixels, learnt from the outlines found.
     scale: Option<f64>,
     /// The detections pushed are those of an earlier frame with the same picture: the cards are
-    /// sighted where they lie, but their readings are no new evidence (`push_unchanged`).
+    /// sighted where they lie, but their readings are no new evidence (`push_read`).
     repeated: bool,
 }
 
@@ -303,11 +303,12 @@ impl CardTracker {
         }
     }
 
-    /// Takes a frame whose picture is that of the last frame read, with that frame's detections
-    /// (`ReadingReuse`): each card is sighted again where it lies and its stillness counted,
-    /// but its reading is not counted again, as one reading repeated is no second witness.
-    pub fn push_unchanged(&mut self, frame: &Mat, detections: &[CardDetection]) -> opencv::Result<Vec<Change>> {
-        self.repeated = true;
+    /// `push`, where `fresh` tells whether the detections were read in this frame. Not fresh,
+    /// they are those of the last frame read, whose picture this one has (`ReadingReuse`): each
+    /// card is sighted again where it lies and its stillness counted, but its reading is not
+    /// counted again, as one reading repeated is no second witness.
+    pub fn push_read(&mut self, frame: &Mat, detections: &[CardDetection], fresh: bool) -> opencv::Result<Vec<Change>> {
+        self.repeated = !fresh;
         let changes = self.push(frame, detections);
         self.repeated = false;
         changes
@@ -825,7 +826,7 @@ mod tests {
         let read = [seen(Some("9H"), 200, 300, 0.95)];
         let mut changes = t.push(&table, &read).unwrap();
         for _ in 0..20 {
-            changes.extend(t.push_unchanged(&table, &read).unwrap());
+            changes.extend(t.push_read(&table, &read, false).unwrap());
         }
         // Sighted where it lies and settled, but named by one reading only: not named.
         assert_eq!(kinds(&changes), vec![ChangeKind::Appeared]);

@@ -118,11 +118,7 @@ impl TableWatch {
             return Ok(Watched { detections: Vec::new(), cards: self.tracker.shown_cards(), view: None, frame, ms });
         }
         let Reading { detections, fresh } = self.reuse.read(&self.detector, image)?;
-        if fresh {
-            self.tracker.push(image, &detections)?;
-        } else {
-            self.tracker.push_unchanged(image, &detections)?;
-        }
+        self.tracker.push_read(image, &detections, fresh)?;
         let cards = self.tracker.shown_cards();
         let mut motion = if self.stills { Motion::STILL } else { self.gate.measure(image)? };
         if !self.stills

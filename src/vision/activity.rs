@@ -55,18 +55,14 @@ impl ActivityMap {
     /// Measures a BGR frame against the last one.
     pub fn measure(&mut self, frame: &Mat) -> opencv::Result<()> {
         let (w, h) = (frame.cols(), frame.rows());
-        let long = w.max(h).max(1);
-        let size = Size::new((w * CELLS_LONG / long).max(1), (h * CELLS_LONG / long).max(1));
+        let (small, grey) = shrunk(frame)?;
+        let size = grey.size()?;
         if size != self.size {
             *self = ActivityMap { size, hold: self.hold, stills: self.stills, ..ActivityMap::default() };
             self.changed_at = vec![0; (size.width * size.height) as usize];
         }
         self.cell = (f64::from(w) / f64::from(size.width), f64::from(h) / f64::from(size.height));
         self.frame += 1;
-        let mut small = Mat::default();
-        imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
-        let mut grey = Mat::default();
-        imgproc::cvt_color_def(&small, &mut grey, imgproc::COLOR_BGR2GRAY)?;
         self.changed_now = 0;
         self.shift = Pt::new(0.0, 0.0);
         if !self.stills
@@ -87,18 +83,10 @@ impl ActivityMap {
                 core::BORDER_REPLICATE,
                 core::Scalar::default(),
             )?;
-            // A cell changed when it lies outside the range its neighbours spanned: a textured
-            // patch (a card's back, its pips) moved by part of a cell is no change.
-            let kernel = Mat::default();
-            let anchor = core::Point::new(-1, -1);
-            let border = imgproc::morphology_default_border_value()?;
-            let (mut high, mut low) = (Mat::default(), Mat::default());
-            imgproc::dilate(&moved, &mut high, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
-            imgproc::erode(&moved, &mut low, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
+            let (high, low) = neighbourhood_range(&moved)?;
             let cells = grey.data_bytes()?.iter().zip(high.data_bytes()?).zip(low.data_bytes()?);
             for (k, ((&v, &hi), &lo)) in cells.enumerate() {
-                let v = i32::from(v);
-                if v > i32::from(hi) + CELL_CHANGE || v < i32::from(lo) - CELL_CHANGE {
+                if changed(v, hi, lo) {
                     self.changed_at[k] = self.frame;
                     self.changed_now += 1;
                 }
@@ -173,6 +161,42 @@ impl ActivityMap {
         }
         hits as f64 / all.max(1) as f64
     }
+}
+
+/// The frame shrunk to `CELLS_LONG` cells along its longer side (BGR as given), and grey.
+pub(crate) fn shrunk(frame: &Mat) -> opencv::Result<(Mat, Mat)> {
+    let (w, h) = (frame.cols(), frame.rows());
+    let long = w.max(h).max(1);
+    let size = Size::new((w * CELLS_LONG / long).max(1), (h * CELLS_LONG / long).max(1));
+    let mut small = Mat::default();
+    imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
+    let mut grey = Mat::default();
+    if small.channels() == 1 {
+        grey = small.try_clone()?;
+    } else {
+        imgproc::cvt_color_def(&small, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+    }
+    Ok((small, grey))
+}
+
+/// Each cell's highest and lowest value over its 3 x 3 neighbourhood. A cell changed when it
+/// lies outside the range its neighbours spanned (`changed`): a textured patch (a card's back,
+/// its pips) moved by part of a cell is no change.
+pub(crate) fn neighbourhood_range(grey: &Mat) -> opencv::Result<(Mat, Mat)> {
+    let kernel = Mat::default();
+    let anchor = core::Point::new(-1, -1);
+    let border = imgproc::morphology_default_border_value()?;
+    let (mut high, mut low) = (Mat::default(), Mat::default());
+    imgproc::dilate(grey, &mut high, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
+    imgproc::erode(grey, &mut low, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
+    Ok((high, low))
+}
+
+/// Whether a cell's value lies more than `CELL_CHANGE` outside its neighbourhood's range
+/// (`high`, `low`) in the picture it is compared with.
+pub(crate) fn changed(value: u8, high: u8, low: u8) -> bool {
+    let v = i32::from(value);
+    v > i32::from(high) + CELL_CHANGE || v < i32::from(low) - CELL_CHANGE
 }
 
 /// Cells the whole picture may drift between two frames (a hand-held camera's slow drift; more

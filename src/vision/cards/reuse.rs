@@ -4,21 +4,16 @@
 //! the sensor's noise. Once the picture has stayed unchanged for `FRESH_READS` reads, a frame
 //! like the last one read is given that frame's cards again, marked as no fresh reading; every
 //! `REFRESH_READS`th such frame is read again all the same, so that a still card keeps gathering
-//! fresh readings, about one a second.
+//! fresh readings, about one a second. A picture is compared with the last one read cell by cell,
+//! as the activity map compares frames (`vision::activity`).
 
-use opencv::core::{self, Mat, Size};
-use opencv::imgproc;
+use opencv::core::Mat;
 use opencv::prelude::*;
 
 use super::detector::CardDetector;
 use super::types::CardDetection;
+use crate::vision::activity;
 
-/// Cells along the picture's longer side (a card spans several, an index about one).
-const CELLS_LONG: i32 = 160;
-/// Grey levels a cell must lie outside its neighbourhood's range in the last frame read to
-/// count as changed: sensor noise and compression, averaged over a cell, stay under it, while
-/// a card laid, taken or turned, or a hand, changes cells by far more.
-const CELL_CHANGE: i32 = 12;
 /// Reads in a row, after the picture last changed, that are full ones: a card laid down is
 /// read as it comes to rest and for as many reads as the settled view needs to name it.
 pub const FRESH_READS: u32 = 8;
@@ -72,7 +67,7 @@ impl ReadingReuse {
         if self.off {
             return Ok(Reading { detections: detector.detect(frame)?, fresh: true });
         }
-        let grey = small_grey(frame)?;
+        let (_, grey) = activity::shrunk(frame)?;
         let unchanged = match &self.last {
             Some(last) => same_picture(last, &grey)?,
             None => false,
@@ -93,7 +88,7 @@ impl ReadingReuse {
 
     fn read_in_full(&mut self, detector: &CardDetector, frame: &Mat, grey: Mat) -> opencv::Result<Reading> {
         let detections = detector.detect(frame)?;
-        let (high, low) = range(&grey)?;
+        let (high, low) = activity::neighbourhood_range(&grey)?;
         self.last = Some(LastRead { high, low, detections: detections.clone() });
         self.since_change = self.since_change.saturating_add(1);
         self.reused = 0;
@@ -101,43 +96,13 @@ impl ReadingReuse {
     }
 }
 
-/// The frame shrunk to `CELLS_LONG` cells along its longer side, grey.
-fn small_grey(frame: &Mat) -> opencv::Result<Mat> {
-    let (w, h) = (frame.cols(), frame.rows());
-    let long = w.max(h).max(1);
-    let size = Size::new((w * CELLS_LONG / long).max(1), (h * CELLS_LONG / long).max(1));
-    let mut small = Mat::default();
-    imgproc::resize(frame, &mut small, size, 0.0, 0.0, imgproc::INTER_AREA)?;
-    if small.channels() == 1 {
-        return Ok(small);
-    }
-    let mut grey = Mat::default();
-    imgproc::cvt_color_def(&small, &mut grey, imgproc::COLOR_BGR2GRAY)?;
-    Ok(grey)
-}
-
-/// Each cell's highest and lowest value over its 3 x 3 neighbourhood: a picture moved by part
-/// of a cell (a camera's tremor, compression) stays within it.
-fn range(grey: &Mat) -> opencv::Result<(Mat, Mat)> {
-    let kernel = Mat::default();
-    let anchor = core::Point::new(-1, -1);
-    let border = imgproc::morphology_default_border_value()?;
-    let (mut high, mut low) = (Mat::default(), Mat::default());
-    imgproc::dilate(grey, &mut high, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
-    imgproc::erode(grey, &mut low, &kernel, anchor, 1, core::BORDER_REPLICATE, border)?;
-    Ok((high, low))
-}
-
-/// Whether no cell of `grey` lies more than `CELL_CHANGE` outside the last read frame's range.
+/// Whether no cell of `grey` changed (`activity::changed`) since the last frame read.
 fn same_picture(last: &LastRead, grey: &Mat) -> opencv::Result<bool> {
     if last.high.size()? != grey.size()? {
         return Ok(false);
     }
     let cells = grey.data_bytes()?.iter().zip(last.high.data_bytes()?).zip(last.low.data_bytes()?);
-    Ok(cells.into_iter().all(|((&v, &hi), &lo)| {
-        let v = i32::from(v);
-        v <= i32::from(hi) + CELL_CHANGE && v >= i32::from(lo) - CELL_CHANGE
-    }))
+    Ok(!cells.into_iter().any(|((&v, &hi), &lo)| activity::changed(v, hi, lo)))
 }
 
 #[cfg(test)]
