@@ -463,6 +463,74 @@ mod by_hand {
         assert_eq!(record, ["Alice attack 7S Bob 1", "Bob revealed 1 JD"]);
     }
 
+    /// A referee that has seen nothing yet, with no word on who plays first.
+    fn fresh() -> OmphalaReferee {
+        OmphalaReferee::new(vec!["Alice".into(), "Bob".into()], RuleOptions::default(), RefereeConfig::default())
+    }
+
+    /// Feeds each view twice, a second apart, from `ms` on.
+    fn feed(referee: &mut OmphalaReferee, views: &[card_referee::table::TableView], ms: &mut u64) -> Vec<RefereeEvent> {
+        let mut said = Vec::new();
+        for view in views {
+            for _ in 0..2 {
+                said.extend(referee.observe(view, Moment { frame: *ms / 100, ms: *ms }));
+                *ms += 1000;
+            }
+        }
+        said
+    }
+
+    /// The first player slid a card out to attack as the deal settled: no view shows the deal
+    /// whole, yet the deal is taken, with the attacker back in its place in the row.
+    #[test]
+    fn a_deal_first_seen_with_an_attacker_slid_out_is_taken_with_the_attack() {
+        let state = replay(&parse(DEAL).unwrap()).state;
+        let row = TableLayout::standard(2).seats[0].back;
+        let mut views = attack_views(&state, Some("JD"));
+        // Slid straight ahead out of its slot, the third of Alice's Back Row.
+        let slot = row.slot(2);
+        let toward_seat = row.modifier_at(slot);
+        for view in &mut views {
+            view.loose[0].centre =
+                card_referee::geometry::Pt::new(2.0 * slot.x - toward_seat.x, 2.0 * slot.y - toward_seat.y);
+            // The others stay in their slots, a gap where it was.
+            for (e, k) in view.seats[0].back.iter_mut().zip([0, 1, 3, 4]) {
+                e.base.centre = row.slot(k);
+            }
+        }
+        let mut referee = fresh();
+        let said = feed(&mut referee, &views, &mut 0);
+        assert!(!said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
+        let mut want: Vec<String> = DEAL.lines().map(String::from).collect();
+        want.extend(["Alice attack 7S Bob 1".to_string(), "Bob revealed 1 JD".to_string()]);
+        assert_eq!(record_lines(&referee, 0), want);
+    }
+
+    /// A forearm over Bob's Front Row (taken for a third card) while the deal settled, then
+    /// Alice ended her turn, both drawing: each seat was seen dealt, never both at once, and the deal is put
+    /// together from them once the first move shows.
+    #[test]
+    fn a_deal_seen_seat_by_seat_is_put_together_once_the_first_move_shows() {
+        let state = replay(&parse(DEAL).unwrap()).state;
+        let layout = TableLayout::standard(2);
+        let mut dealt = ideal_view(&expected(&state), &layout);
+        let mut forearm = dealt.seats[1].front[1];
+        forearm.base.centre.x += 72.0;
+        dealt.seats[1].front.push(forearm);
+        let drawn = played(&state, "Alice end\nAlice drew 4S\nBob drew 3H\n");
+        // Who played first is said (lots were drawn): a turn ended and two draws read the same
+        // whichever player began.
+        let config = RefereeConfig { first: Some(0), ..RefereeConfig::default() };
+        let mut referee = OmphalaReferee::new(vec!["Alice".into(), "Bob".into()], RuleOptions::default(), config);
+        let mut ms = 0;
+        let said = feed(&mut referee, std::slice::from_ref(&dealt), &mut ms);
+        assert!(referee.record().is_empty(), "a third Front Row card is no deal: {said:?}");
+        feed(&mut referee, &[ideal_view(&expected(&drawn), &layout)], &mut ms);
+        let mut want: Vec<String> = DEAL.lines().map(String::from).collect();
+        want.extend(["Alice end", "Alice drew 4S", "Bob drew 3H"].map(String::from));
+        assert_eq!(record_lines(&referee, 0), want);
+    }
+
     /// An attacker slid out beside the discard pile may lie over it and be read as the pile's
     /// top rather than a loose card: it is held out all the same.
     #[test]

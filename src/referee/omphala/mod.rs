@@ -7,6 +7,7 @@
 //! unexplained is reported as a `desync`, naming the places that differ.
 
 pub mod correct;
+pub mod deal;
 pub mod events;
 pub mod expect;
 pub mod fix;
@@ -78,6 +79,8 @@ pub struct OmphalaReferee {
     fixes: Vec<fix::Fix>,
     /// The last view as the camera gave it, before the fixes.
     last_seen: Option<TableView>,
+    /// Each seat's rows as first seen dealt, until the deal is taken.
+    deal_seen: deal::DealSeen,
 }
 
 /// What the operator was asked and has not answered (a question about a lost table is part of
@@ -151,6 +154,7 @@ impl OmphalaReferee {
             far_refused: None,
             fixes: Vec::new(),
             last_seen: None,
+            deal_seen: deal::DealSeen::default(),
         }
     }
 
@@ -190,10 +194,15 @@ impl OmphalaReferee {
     /// Rules on one settled view of the table.
     pub fn observe(&mut self, view: &TableView, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
-        let mut view = view.skeleton();
-        self.last_seen = Some(view.clone());
-        self.fixes.retain(|f| f.apply(&mut view));
-        let view = &view;
+        self.last_seen = Some(view.skeleton());
+        // Where the cards lie is kept for the search (a card slid out of its row goes back
+        // where it lies along the row); the rest compares what lies where, which way up.
+        let mut placed = view.clone();
+        self.fixes.retain(|f| f.apply(&mut placed));
+        let view = &placed.skeleton();
+        if !self.dealt() {
+            self.deal_seen.remember(view);
+        }
         let again = self.last_view.as_ref() == Some(view);
         if again && self.lost.as_ref().is_none_or(|l| l.searched_far) {
             self.check_unexplained(view, at, &mut out);
@@ -206,7 +215,7 @@ impl OmphalaReferee {
                 if lost.far.is_some() || self.far_refused.as_ref() == Some(view) {
                     Vec::new()
                 } else {
-                    self.explain_all(view, search::FAR)
+                    self.explain_all(&placed, search::FAR)
                 }
             }
             lost => {
@@ -214,7 +223,7 @@ impl OmphalaReferee {
                     lost.searched_far = false;
                     lost.reported = false;
                 }
-                self.explain_all(view, search::NEAR)
+                self.explain_all(&placed, search::NEAR)
             }
         };
         if let Some(lost) = self.lost.as_ref().filter(|l| !l.refused.is_empty()) {
@@ -338,10 +347,28 @@ impl OmphalaReferee {
         Hypothesis { shielder: (playing && diamonds_stay).then_some(player), ..h.clone() }
     }
 
-    /// Every explanation of `view` from every open hypothesis.
+    /// Every explanation of `view` from every open hypothesis. Before the deal is taken, when
+    /// no view shows it, also from the deal put together from each seat's rows as first seen
+    /// dealt.
     fn explain_all(&self, view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
+        let found = self.explain_from(&self.hypotheses, view, reach);
+        if !found.is_empty() || self.dealt() {
+            return found;
+        }
+        let mut dealt = Vec::new();
+        for input in self.deal_seen.deals(&self.names) {
+            let Input::Observe(Observation::Deal(deal)) = &input else { continue };
+            if self.config.first.is_some_and(|first| first != deal.first) {
+                continue;
+            }
+            dealt.extend(self.hypotheses.iter().filter_map(|h| search::step_or_refusal(h, input.clone()).ok()));
+        }
+        self.explain_from(&dealt, view, reach)
+    }
+
+    fn explain_from(&self, starts: &[Hypothesis], view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
         let mut next: Vec<Hypothesis> = Vec::new();
-        for h in &self.hypotheses {
+        for h in starts {
             for found in
                 explain(&self.judged_now(h, view), view, &self.names, self.config.first, reach, &self.lost_reveals)
             {
@@ -878,7 +905,7 @@ fn drawn_before_a_move(inputs: &[Input]) -> bool {
 /// A deal in place but for Back Row cards the camera cannot read: the game cannot start until
 /// they are, so their owners are asked to straighten them.
 fn unread_deal_prompts(view: &TableView, names: &[String], at: Moment) -> Vec<RefereeEvent> {
-    if view.seats.len() != names.len() || !view.seats.iter().all(search::laid_as_dealt) {
+    if view.seats.len() != names.len() || !view.seats.iter().all(deal::laid_as_dealt) {
         return Vec::new();
     }
     let mut out = Vec::new();

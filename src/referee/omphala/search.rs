@@ -9,10 +9,9 @@
 
 use super::expect::{Expected, conflicts_judged, distance_judged, expected};
 use crate::cards::{Card, Suit};
-use crate::rules::omphala::input::SeatDeal;
 use crate::rules::omphala::state::Pending;
-use crate::rules::omphala::{Action, Awaited, Deal, GameState, Input, Observation, Phase, actor, apply, awaited};
-use crate::table::{Face, SeatView, TableView};
+use crate::rules::omphala::{Action, Awaited, GameState, Input, Observation, Phase, actor, apply, awaited};
+use crate::table::TableView;
 
 /// How far the search looks: the longest chain of inputs one change of the table may need, and
 /// the nodes tried per hypothesis and view before it gives up.
@@ -356,7 +355,7 @@ pub fn observations(
     shown_before: &[(usize, usize, Card)],
 ) -> Vec<Input> {
     match awaited(state) {
-        Some(Awaited::Deal) => deals(view, names),
+        Some(Awaited::Deal) => super::deal::deals(view, names),
         Some(Awaited::DrawnCard { player }) => new_cards(state, view, player)
             .into_iter()
             .map(|card| Input::Observe(Observation::Drawn { player, card }))
@@ -406,32 +405,6 @@ fn new_cards(state: &GameState, view: &TableView, player: usize) -> Vec<Card> {
     cards
 }
 
-/// The deal as the view shows it: every seat 2 face-down Front Row cards and 5 face-up Back Row
-/// cards, all read and all different. Who plays first cannot be seen: one deal per seat, and
-/// the first moves tell them apart.
-fn deals(view: &TableView, names: &[String]) -> Vec<Input> {
-    if view.seats.len() < 2 || names.len() != view.seats.len() {
-        return Vec::new();
-    }
-    let mut seats = Vec::new();
-    for (seat, name) in view.seats.iter().zip(names) {
-        let back: Vec<Card> = seat.back.iter().filter_map(|e| e.base.shown()).collect();
-        if !laid_as_dealt(seat) || back.len() != 5 {
-            return Vec::new();
-        }
-        seats.push(SeatDeal { name: name.clone(), front: vec![None, None], back });
-    }
-    (0..seats.len()).map(|first| Input::Observe(Observation::Deal(Deal { seats: seats.clone(), first }))).collect()
-}
-
-/// Whether a seat's rows lie as the deal leaves them: 2 face-down Front Row cards and 5 face-up
-/// Back Row cards, none of them carrying another (read or not).
-pub fn laid_as_dealt(seat: &SeatView) -> bool {
-    let bare = |row: &[crate::table::EntityView], n: usize, face: Face| {
-        row.len() == n && row.iter().all(|e| e.base.face == face && e.modifier.is_none())
-    };
-    bare(&seat.front, 2, Face::Down) && bare(&seat.back, 5, Face::Up)
-}
 /// The cards that stand for an unseen draw by `drawer`: of each suit, the highest the game has
 /// not seen and the view does not show (no card on the table is taken for it, and the highest
 /// power is refused by the fewest rules; the operator names the real card); and each card the
