@@ -393,10 +393,7 @@ fn new_cards(state: &GameState, view: &TableView, player: usize) -> Vec<Card> {
         return Vec::new();
     };
     let seen = state.seen_cards();
-    // The pile's top read as the card the game put there in another suit is that card misread.
-    let tops = state.discard_tops();
-    let discarded =
-        view.discard.and_then(|c| c.shown()).filter(|&c| !tops.iter().any(|&t| super::expect::suit_misread(t, c)));
+    let discarded = view.discard.and_then(|c| c.shown());
     let mut cards: Vec<Card> = seat
         .back
         .iter()
@@ -427,31 +424,4 @@ fn stand_ins(state: &GameState, view: &TableView, drawer: usize) -> Vec<Card> {
             .find(|c| c.suit == suit && seen & (1u64 << c.index()) == 0 && !shown.contains(c))
     };
     Suit::ALL.into_iter().filter_map(unseen).chain(first_seen_elsewhere).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::referee::omphala::expect::ideal_view;
-    use crate::rules::omphala::notation::parse;
-    use crate::rules::omphala::replay::replay;
-    use crate::table::{CardView, TableLayout};
-
-    /// A card on the pile the game has not seen, while a draw is awaited, is the card drawn and
-    /// discarded at once; the card the game put there, read in another suit, is not.
-    #[test]
-    fn the_pile_s_top_in_another_suit_is_no_card_drawn() {
-        let record = "seat Alice front ? ? back 5H 9D 7S 2C KC\nseat Bob front ? ? back QS 4D 8H 6C 3S\n\
-                      first Alice\nAlice attack KC Bob 1\nBob revealed 1 2D\nAlice end\n";
-        let state = replay(&parse(record).unwrap()).state;
-        assert!(matches!(awaited(&state), Some(Awaited::DrawnCard { player: 0 })));
-        let mut view = ideal_view(&expected(&state), &TableLayout::standard(2));
-        let pile = view.discard.expect("the pile is drawn").centre;
-        let names = ["Alice".to_string(), "Bob".to_string()];
-        view.discard = Some(CardView::up("2H".parse().unwrap(), pile));
-        assert!(observations(&state, &view, &names, &[]).is_empty());
-        view.discard = Some(CardView::up("9S".parse().unwrap(), pile));
-        let drawn = Input::Observe(Observation::Drawn { player: 0, card: "9S".parse().unwrap() });
-        assert_eq!(observations(&state, &view, &names, &[]), [drawn]);
-    }
 }
