@@ -67,8 +67,7 @@ impl DealSeen {
     pub fn deals(&self, names: &[String]) -> Vec<Input> {
         let backs: Option<Vec<Vec<Card>>> = self.backs.iter().cloned().collect();
         let Some(backs) = backs.filter(|b| b.len() == names.len() && b.len() >= 2) else { return Vec::new() };
-        let cards: Vec<Card> = backs.iter().flatten().copied().collect();
-        if cards.iter().enumerate().any(|(k, c)| cards[..k].contains(c)) {
+        if !all_different(backs.iter().flatten()) {
             return Vec::new();
         }
         each_first(names, backs)
@@ -91,10 +90,10 @@ fn first_moved(view: &TableView) -> Vec<Vec<Vec<Card>>> {
     if pile_shows || loose.len() > MOST_OUT_OF_ROWS {
         return Vec::new();
     }
+    let read_up = |c: &crate::table::CardView| c.face == Face::Up && c.card.is_some();
     let mut rows: Vec<Vec<(f64, Card)>> = Vec::new();
     let mut axes = Vec::new();
     for seat in &view.seats {
-        let read_up = |c: &crate::table::CardView| c.face == Face::Up && c.card.is_some();
         let all_read = seat.back.iter().all(|e| read_up(&e.base) && e.modifier.as_ref().is_none_or(read_up));
         if !all_read || seat.front.len() > 2 {
             return Vec::new();
@@ -114,14 +113,24 @@ fn first_moved(view: &TableView) -> Vec<Vec<Vec<Card>>> {
     give_back(&mut rows, &axes, &loose, &mut found);
     let mut out = Vec::new();
     for mut deal in found {
-        let cards: Vec<Card> = deal.iter().flatten().map(|&(_, c)| c).collect();
-        if cards.iter().enumerate().any(|(k, c)| cards[..k].contains(c)) {
+        if !all_different(deal.iter().flatten().map(|(_, c)| c)) {
             continue;
         }
         deal.iter_mut().for_each(|row| row.sort_by(|a, b| a.0.total_cmp(&b.0)));
         out.push(deal.into_iter().map(|row| row.into_iter().map(|(_, c)| c).collect()).collect());
     }
     out
+}
+
+/// Whether no card comes twice: a deal holds each card once.
+fn all_different<'a>(cards: impl Iterator<Item = &'a Card>) -> bool {
+    let mut seen = 0u64;
+    cards.into_iter().all(|c| {
+        let bit = 1u64 << c.index();
+        let new = seen & bit == 0;
+        seen |= bit;
+        new
+    })
 }
 
 /// Where cards lie along a seat's Back Row: measured from its first card toward its last.
