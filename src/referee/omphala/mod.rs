@@ -223,7 +223,7 @@ impl OmphalaReferee {
                     lost.searched_far = false;
                     lost.reported = false;
                 }
-                self.explain_all(&placed, search::NEAR)
+                self.explain_near(&placed)
             }
         };
         if let Some(lost) = self.lost.as_ref().filter(|l| !l.refused.is_empty()) {
@@ -364,6 +364,30 @@ impl OmphalaReferee {
             dealt.extend(self.hypotheses.iter().filter_map(|h| search::step_or_refusal(h, input.clone()).ok()));
         }
         self.explain_from(&dealt, view, reach)
+    }
+
+    /// The explanations of a changed view by the near search. Where every one takes the card on
+    /// the pile's top for a card drawn and discarded at once (in sight nowhere else), that card
+    /// may be the one put there, misread (a discarded 9D read as the 7D for five seconds, taken
+    /// for a turn's end with a second draw discarded unseen): the explanations of the view with
+    /// the pile's top unread stand beside them, and the views to come, or the operator, tell
+    /// them apart.
+    fn explain_near(&self, view: &TableView) -> Vec<Hypothesis> {
+        let mut found = self.explain_all(view, search::NEAR);
+        let Some(top) = view.discard.and_then(|c| c.shown()) else { return found };
+        if found.is_empty() || !found.iter().all(|h| draws(h, top)) {
+            return found;
+        }
+        let mut unread = view.clone();
+        if let Some(pile) = &mut unread.discard {
+            pile.card = None;
+        }
+        for h in self.explain_all(&unread, search::NEAR) {
+            if !found.iter().any(|f| f.state == h.state && f.inputs == h.inputs) {
+                found.push(h);
+            }
+        }
+        found
     }
 
     fn explain_from(&self, starts: &[Hypothesis], view: &TableView, reach: search::Reach) -> Vec<Hypothesis> {
@@ -891,6 +915,11 @@ impl OmphalaReferee {
 /// The rules a move breaks only by being made while the game waits for a drawn card to be seen
 /// (or for the discard a draw owes).
 const AWAITING_A_DRAW: [&str; 2] = ["waiting-for-observation", "discard-owed"];
+
+/// Whether `h` takes `card` for a card drawn.
+fn draws(h: &Hypothesis, card: Card) -> bool {
+    h.inputs.iter().any(|i| matches!(i, Input::Observe(Observation::Drawn { card: drawn, .. }) if *drawn == card))
+}
 
 /// Whether a drawn card is taken in before a move of the game (an end of turn or a draw aside).
 fn drawn_before_a_move(inputs: &[Input]) -> bool {
