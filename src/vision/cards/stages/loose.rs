@@ -55,7 +55,7 @@ const SURE_LOOSE: f32 = 0.8;
 /// outline lost, read as the 2C at 0.72); with the bar the photos name as many cards and none
 /// falsely, and the edje photos at 0.6 of their size lose 2 of 3 false names and 10 of 354 right
 /// ones (models/README.md).
-pub(in crate::vision::cards) fn names_alone(hit: &IndexHit) -> bool {
+fn names_alone(hit: &IndexHit) -> bool {
     hit.card.suit.is_red() || hit.size >= SMALL_INDEX || hit.confidence >= SURE_LOOSE
 }
 
