@@ -383,9 +383,7 @@ impl OmphalaReferee {
             pile.card = None;
         }
         for h in self.explain_all(&unread, search::NEAR) {
-            if !found.iter().any(|f| f.state == h.state && f.inputs == h.inputs) {
-                found.push(h);
-            }
+            add_new(&mut found, h);
         }
         found
     }
@@ -396,9 +394,7 @@ impl OmphalaReferee {
             for found in
                 explain(&self.judged_now(h, view), view, &self.names, self.config.first, reach, &self.lost_reveals)
             {
-                if !next.iter().any(|n| n.state == found.state && n.inputs == found.inputs) {
-                    next.push(found);
-                }
+                add_new(&mut next, found);
             }
         }
         next
@@ -915,6 +911,13 @@ impl OmphalaReferee {
 /// The rules a move breaks only by being made while the game waits for a drawn card to be seen
 /// (or for the discard a draw owes).
 const AWAITING_A_DRAW: [&str; 2] = ["waiting-for-observation", "discard-owed"];
+
+/// Adds `h` to `found` unless an explanation with its state and inputs is there already.
+fn add_new(found: &mut Vec<Hypothesis>, h: Hypothesis) {
+    if !found.iter().any(|f| f.state == h.state && f.inputs == h.inputs) {
+        found.push(h);
+    }
+}
 
 /// Whether `h` takes `card` for a card drawn.
 fn draws(h: &Hypothesis, card: Card) -> bool {
