@@ -128,6 +128,19 @@ pub(in crate::vision::cards) fn rival_corners(a: &IndexHit, b: &IndexHit) -> boo
         && dist(ca, cb) < RIVAL_REACH * a.size.max(b.size)
 }
 
+/// Whether the indices `hits` lying inside the unread outline `quad` (seen `face`) are those of
+/// two different cards. In a face-up outline the two corners of one card read in the two suits
+/// of its colour (`rival_corners`) are one card: on a webcam photo the blackjack felt's ace of
+/// spades, whole and alone, read as the ace of clubs at one corner and of spades at the other,
+/// and taken for two cards its outline went, the card with it (its corners, rivals, name
+/// nothing). An outline taken for face down goes all the same: two indices in it say it is no
+/// back (kept, a still poker table's three of spades, called down in one frame, turned down).
+fn two_cards_in(quad: &Quad, face: Face, hits: &[IndexHit]) -> bool {
+    let within: Vec<&IndexHit> = hits.iter().filter(|h| inside(quad, box_centre(&h.bbox))).collect();
+    let one_card = |a: &IndexHit, b: &IndexHit| a.card == b.card || (face == Face::Up && rival_corners(a, b));
+    within.iter().any(|a| within.iter().any(|b| !one_card(a, b)))
+}
+
 /// Whether `hit`, an index inside the outline `d` read by one corner, is that outline's far
 /// corner read as a rival card: the same rank in the other suit of its colour, at least half the
 /// outline's length from the corner that named it. At webcam sizes one corner of a small black
@@ -182,14 +195,7 @@ impl CardDetector {
         let hits = self.loose_indices(frame, &unsearched(out, backs))?;
         // An unread outline holding indices of two different cards is a group of overlapping
         // cards taken for one: it goes, and the indices speak for the cards.
-        out.retain(|d| {
-            let Some(q) = d.quad.filter(|_| d.card.is_none()) else { return true };
-            let mut cards: Vec<Card> =
-                hits.iter().filter(|h| inside(&q, box_centre(&h.bbox))).map(|h| h.card).collect();
-            cards.sort();
-            cards.dedup();
-            cards.len() < 2
-        });
+        out.retain(|d| d.card.is_some() || d.quad.is_none_or(|q| !two_cards_in(&q, d.face, &hits)));
         let mut kept: Vec<IndexHit> = Vec::new();
         // Indices far too small for the unread outline they lie in, read as loose ones.
         let mut on_the_table: Vec<IndexHit> = Vec::new();
@@ -358,6 +364,22 @@ mod tests {
         let left = hit("AC", 100, 100, [1.0, 0.0]);
         assert!(rival_corners(&left, &hit("AS", 195, 25, [-1.0, 0.0])));
         assert!(!rival_corners(&left, &hit("AS", 195, 175, [-1.0, 0.0])));
+    }
+
+    #[test]
+    fn an_outline_holding_one_card_s_rival_corners_holds_one_card() {
+        let quad: Quad = [[95.0, 95.0], [190.0, 95.0], [190.0, 225.0], [95.0, 225.0]];
+        let top = hit("AC", 100, 100, [0.0, 1.0]);
+        let bottom = hit("AS", 175, 195, [0.0, -1.0]);
+        let up = |hits: &[IndexHit]| two_cards_in(&quad, Face::Up, hits);
+        assert!(!up(&[top.clone(), bottom.clone()]));
+        // Taken for a back, an outline with two indices in it is no card of its own.
+        assert!(two_cards_in(&quad, Face::Down, &[top.clone(), bottom]));
+        // Another rank, or a card lying beside rather than at the far corner, is another card.
+        assert!(up(&[top.clone(), hit("4S", 175, 195, [0.0, -1.0])]));
+        assert!(up(&[top.clone(), hit("AS", 110, 140, [0.0, 1.0])]));
+        // Indices outside the outline are not in it.
+        assert!(!up(&[top, hit("4S", 400, 400, [0.0, -1.0])]));
     }
 
     #[test]
