@@ -105,6 +105,25 @@ fn measure_line(line: &[u8], slope: &mut Vec<i16>, widths: &mut Vec<f32>) {
     }
 }
 
+/// The blur (`blur_sigma`) of the part of a BGR `frame` inside `rect` and `REACH` pixels round
+/// it, in its darkest channel (where red and black ink alike are dark on white paper): how soft
+/// one card is, whatever the rest of the frame.
+pub fn blur_within(frame: &Mat, rect: core::Rect) -> opencv::Result<Option<f32>> {
+    let reach = REACH as i32 + 1;
+    let wide = core::Rect::new(rect.x - reach, rect.y - reach, rect.width + 2 * reach, rect.height + 2 * reach);
+    let inside = wide & core::Rect::new(0, 0, frame.cols(), frame.rows());
+    if inside.width < 2 * reach || inside.height < 2 * reach || frame.channels() != 3 {
+        return Ok(None);
+    }
+    let region = Mat::roi(frame, inside)?;
+    let mut channels = core::Vector::<Mat>::new();
+    core::split(&region, &mut channels)?;
+    let (mut darkest, mut least) = (Mat::default(), Mat::default());
+    core::min(&channels.get(0)?, &channels.get(1)?, &mut least)?;
+    core::min(&least, &channels.get(2)?, &mut darkest)?;
+    blur_sigma(&darkest)
+}
+
 /// How much an unsharp mask adds back to a frame blurred by `sigma` px (`blur_sigma`): nothing
 /// to a sharp frame, then `GAIN` for each pixel more, to `MOST`.
 fn unsharp_amount(sigma: f32) -> f32 {
@@ -161,6 +180,26 @@ mod tests {
             assert!((measured - sigma as f32).abs() < 0.35 * sigma as f32, "blur {sigma} measured {measured}");
             last = measured;
         }
+    }
+
+    #[test]
+    fn a_card_s_own_blur_is_measured_in_its_region_whatever_the_rest_of_the_frame() {
+        // The left half sharp, the right half blurred by 2 px, as three BGR channels.
+        let sharp = squares(0.0);
+        let soft = squares(2.0);
+        let mut grey = sharp.clone();
+        let right = core::Rect::new(160, 0, 160, 240);
+        Mat::roi(&soft, right).unwrap().copy_to(&mut Mat::roi_mut(&mut grey, right).unwrap()).unwrap();
+        let mut frame = Mat::default();
+        imgproc::cvt_color_def(&grey, &mut frame, imgproc::COLOR_GRAY2BGR).unwrap();
+        let left = blur_within(&frame, core::Rect::new(10, 30, 120, 120)).unwrap().unwrap();
+        let right = blur_within(&frame, core::Rect::new(220, 30, 90, 120)).unwrap().unwrap();
+        assert!(left < SHARP, "sharp region measured {left}");
+        assert!((right - 2.0).abs() < 0.7, "blurred region measured {right}");
+        // A region at the frame's edge is measured on the part inside it; one with nothing to
+        // measure says so.
+        assert!(blur_within(&frame, core::Rect::new(-20, -20, 100, 120)).unwrap().is_some());
+        assert_eq!(blur_within(&frame, core::Rect::new(400, 300, 20, 20)).unwrap(), None);
     }
 
     #[test]
