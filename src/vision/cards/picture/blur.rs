@@ -6,6 +6,8 @@
 
 use opencv::{core, imgproc, prelude::*};
 
+use super::pixels::min_channel;
+
 /// Every how many rows (and columns) the edges are sampled.
 const STEP: usize = 8;
 /// The least rise, in grey levels, of an edge measured: a card's edge on a table, a glyph's
@@ -115,13 +117,7 @@ pub fn blur_within(frame: &Mat, rect: core::Rect) -> opencv::Result<Option<f32>>
     if inside.width < 2 * reach || inside.height < 2 * reach || frame.channels() != 3 {
         return Ok(None);
     }
-    let region = Mat::roi(frame, inside)?;
-    let mut channels = core::Vector::<Mat>::new();
-    core::split(&region, &mut channels)?;
-    let (mut darkest, mut least) = (Mat::default(), Mat::default());
-    core::min(&channels.get(0)?, &channels.get(1)?, &mut least)?;
-    core::min(&least, &channels.get(2)?, &mut darkest)?;
-    blur_sigma(&darkest)
+    blur_sigma(&min_channel(&Mat::roi(frame, inside)?.try_clone()?)?)
 }
 
 /// How much an unsharp mask adds back to a frame blurred by `sigma` px (`blur_sigma`): nothing

@@ -75,10 +75,12 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     // Ink and red ink in the upper and the lower half.
     let (mut inked, mut red) = ([0usize; 2], [0usize; 2]);
     let half = pixels / 2;
-    let red_bar = red_bar(bytes);
+    let redness: Vec<i32> =
+        bytes.chunks_exact(3).map(|p| i32::from(p[2]) - i32::from(p[0]).max(i32::from(p[1]))).collect();
+    let red_bar = red_bar(&redness);
     for (k, p) in bytes.chunks_exact(3).enumerate() {
         let (b, g, r) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
-        let is_red = r - g.max(b) > red_bar && r > 70;
+        let is_red = redness[k] > red_bar && r > 70;
         gold += usize::from(r > 120 && g > 100 && f64::from(b) < 0.7 * f64::from(g) && r - b > 60);
         if is_red || greys[k] * 10 < paper * 6 {
             ink[k] = 255;
@@ -149,11 +151,11 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
 /// their pink halo lies between pips at half their strength and would join them into one
 /// piece, counted as a drawing. Black ink keeps the one bar: a spade's thin stem is fainter
 /// than its body and would go.
-fn red_bar(bytes: &[u8]) -> i32 {
-    let mut redness: Vec<i32> =
-        bytes.chunks_exact(3).map(|p| i32::from(p[2]) - i32::from(p[0]).max(i32::from(p[1]))).collect();
-    let k = redness.len() - 1 - redness.len() / 200;
-    40.max(*redness.select_nth_unstable(k).1 / 2)
+/// `redness` is each pixel's red less its larger other channel.
+fn red_bar(redness: &[i32]) -> i32 {
+    let mut sorted = redness.to_vec();
+    let k = sorted.len() - 1 - sorted.len() / 200;
+    40.max(*sorted.select_nth_unstable(k).1 / 2)
 }
 
 /// The suit of the pips by their outline (`spade_or_club`, `heart_or_diamond`): each pip of the
