@@ -43,6 +43,13 @@ pub struct TrackConfig {
     pub stride: u64,
 }
 
+/// Weight that names a card from one photo: a reading at the reader's own bar (0.7) of a card
+/// `FULL_WEIGHT_PX` long or larger. The photos come a second apart, and a card dealt is in
+/// the first photo that shows it, read as the reader reads any photo (on the blackjack webcam's
+/// 30 photos, each read alone, no name was false); a smaller card, read less surely, waits for
+/// a second photo to agree (a 57 px phone card's reading weighs at most 0.63).
+const ONE_PHOTO: f32 = 0.7;
+
 /// Times a second the cards of a video are read.
 const READS_A_SECOND: f64 = 10.0;
 
@@ -55,7 +62,7 @@ impl TrackConfig {
                 quiet_frames: 1,
                 missing_frames: 1,
                 min_readings: 1,
-                min_weight: 0.9,
+                min_weight: ONE_PHOTO,
                 challenge: 1,
                 stills,
                 stride: 1,
@@ -938,6 +945,23 @@ mod tests {
             let want = if stills { None } else { Some(card("8S")) };
             assert_eq!(name, want, "stills {stills}");
         }
+    }
+
+    #[test]
+    fn a_photo_names_a_card_read_at_the_reader_s_bar_only_when_it_is_large() {
+        let m = frame(&[(200, 300)], None);
+        let stills = || CardTracker::new(TrackConfig { stride: 1, ..TrackConfig::for_fps(1.0, true) }, 1.0);
+        let mut t = stills();
+        feed(&mut t, &m, &[seen(Some("2C"), 200, 300, 0.7)], 1);
+        assert_eq!(t.view().loose[0].card, Some(card("2C")), "a 130 px card from its first photo");
+        // The same reading of a card half that size waits for a second photo to agree.
+        let mut small = seen(Some("2C"), 200, 300, 0.7);
+        small.quad = Some([[200.0, 300.0], [245.0, 300.0], [245.0, 365.0], [200.0, 365.0]]);
+        let mut t = stills();
+        feed(&mut t, &m, std::slice::from_ref(&small), 1);
+        assert_eq!(t.view().loose[0].card, None);
+        feed(&mut t, &m, std::slice::from_ref(&small), 1);
+        assert_eq!(t.view().loose[0].card, Some(card("2C")));
     }
 
     #[test]

@@ -60,6 +60,34 @@ fn small_pips_confirm(card: Card, read_so: bool, long: f32, blur: Option<f32>) -
         }
 }
 
+/// Of two corner readings that disagree, the one the centre lets stand where it contradicts
+/// the other (`witness::agrees`: the colour of its ink, the outline of its pips, an ace of
+/// clubs' one plain pip against an ace of spades' ornament), with its box, to be weighed
+/// alone as a card with one corner read is; asked of a whole card large enough to show its
+/// pips' shape (`PIPS_SHOW_SPADE`). A blackjack webcam's ace of spades, read AS at one corner
+/// and AC at the other, showed its ornament.
+fn one_left_by_centre(
+    frame: &Mat,
+    quad: &Quad,
+    readings: &[IndexReading],
+    boxes: &[[i32; 4]],
+) -> opencv::Result<Option<OutlineReadings>> {
+    let ([a, b], [box_a, box_b]) = (readings, boxes) else {
+        return Ok(None);
+    };
+    let size = [frame.cols() as f32, frame.rows() as f32];
+    let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
+    if a.card == b.card || !whole || longer_side(quad) < PIPS_SHOW_SPADE {
+        return Ok(None);
+    }
+    let centre = witness::centre_of(frame, quad)?;
+    Ok(match (witness::agrees(a.card, &centre), witness::agrees(b.card, &centre)) {
+        (true, false) => Some((vec![*a], vec![*box_a])),
+        (false, true) => Some((vec![*b], vec![*box_b])),
+        _ => None,
+    })
+}
+
 /// Whether a whole outline `long` pixels long is large enough for its pips' outline to name
 /// `card`'s suit (`PIPS_SHOW_SUIT`, `PIPS_SHOW_SPADE`).
 pub(in crate::vision::cards) fn pips_show_suit_of(card: Card, long: f32) -> bool {
@@ -345,13 +373,15 @@ impl CardDetector {
         pre: &CornerReadings,
     ) -> opencv::Result<OutlineReadings> {
         if self.config.corner_reader != Reader::Templates {
-            let mut readings = Vec::new();
-            let mut boxes = Vec::new();
+            let (mut readings, mut boxes) = (Vec::new(), Vec::new());
             for corner in [Corner::TopLeft, Corner::BottomRight] {
                 if let Some((reading, b)) = self.read_corner_at(frame, quad, corner, pre)? {
                     readings.push(reading);
                     boxes.push(b);
                 }
+            }
+            if let Some(one) = one_left_by_centre(frame, quad, &readings, &boxes)? {
+                (readings, boxes) = one;
             }
             let unread = combine(&readings, self.config.min_confidence).0.is_none();
             // Where the network is sure both corners are blank (a card back: its pattern can
@@ -602,6 +632,35 @@ mod tests {
         assert!(!pips_show_suit_of(card("8D"), 93.0));
         // Under both bars, none.
         assert!(!pips_show_suit_of(card("8S"), PIPS_SHOW_SPADE - 1.0));
+    }
+
+    /// A default face `width` pixels wide on a green table with a margin, and its outline.
+    fn face_on_table(code: &str, width: i32) -> (Mat, Quad) {
+        let face = crate::render::face::draw_face(code.parse().unwrap(), &Default::default(), width).unwrap();
+        let (w, h, m) = (face.cols(), face.rows(), 40);
+        let green = core::Scalar::new(40.0, 110.0, 30.0, 0.0);
+        let mut table = Mat::new_rows_cols_with_default(h + 2 * m, w + 2 * m, core::CV_8UC3, green).unwrap();
+        face.copy_to(&mut Mat::roi_mut(&mut table, core::Rect::new(m, m, w, h)).unwrap()).unwrap();
+        let (x0, y0, x1, y1) = (m as f32, m as f32, (m + w) as f32, (m + h) as f32);
+        (table, [[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    }
+
+    #[test]
+    fn of_two_corners_that_disagree_the_one_the_centre_contradicts_goes() {
+        let read = |code: &str, confidence| IndexReading { card: code.parse().unwrap(), confidence };
+        let boxes = [[1, 2, 3, 4], [5, 6, 7, 8]];
+        let (table, quad) = face_on_table("6H", 100);
+        // Red pips: the black reading goes, whichever corner gave it.
+        let left = one_left_by_centre(&table, &quad, &[read("6H", 0.8), read("6S", 0.6)], &boxes).unwrap();
+        assert_eq!(left, Some((vec![read("6H", 0.8)], vec![boxes[0]])));
+        let left = one_left_by_centre(&table, &quad, &[read("6C", 0.8), read("6H", 0.6)], &boxes).unwrap();
+        assert_eq!(left, Some((vec![read("6H", 0.6)], vec![boxes[1]])));
+        // Neither contradicted, or both: nothing chosen.
+        assert_eq!(one_left_by_centre(&table, &quad, &[read("6H", 0.8), read("5H", 0.6)], &boxes).unwrap(), None);
+        assert_eq!(one_left_by_centre(&table, &quad, &[read("6S", 0.8), read("6C", 0.6)], &boxes).unwrap(), None);
+        // A card too small to show its pips' shape is not asked.
+        let (small, quad) = face_on_table("6H", 55);
+        assert_eq!(one_left_by_centre(&small, &quad, &[read("6H", 0.8), read("6S", 0.6)], &boxes).unwrap(), None);
     }
 
     #[test]
