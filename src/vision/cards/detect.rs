@@ -14,7 +14,7 @@ use super::readers::witness;
 use super::stages::corners::{PIPS_SHOW_SUIT, pips_show_suit_of};
 use super::stages::face_down::OutlineSeen;
 use super::stages::outlines::{Outlines, find_outlines};
-use super::stages::placing::{each_card_once, one_of_each};
+use super::stages::placing::{Parted, each_card_once, one_of_each};
 use super::types::*;
 
 /// A black court card whose outline is shorter than this (pixels) is named only when read at
@@ -53,12 +53,19 @@ impl CardDetector {
                 out.extend(ends);
                 continue;
             }
-            if let Some(halves) = self.side_by_side_read(frame, &quad, &pre)? {
+            if let Some(halves) = self.side_by_side_read(frame, &quad, &pre, Parted::ByTable)? {
                 out.extend(halves);
                 continue;
             }
             let seen = OutlineSeen { camera, frame, quad, support };
             let found = self.face_up_or_down(&seen, &pre, &mut backs)?;
+            // Asked only of a face left unread: a back's outline is no pair of faces.
+            if found.as_ref().is_some_and(|d| d.face == Face::Up && d.card.is_none())
+                && let Some(halves) = self.side_by_side_read(frame, &quad, &pre, Parted::ByPips)?
+            {
+                out.extend(halves);
+                continue;
+            }
             // An outline cut out of a shapeless one is whole only for a face of white paper round
             // its pips: a court card's picture parts its white, and a piece of it would hide
             // the index from the loose search. It stands only when a pip card is read on it.
@@ -317,8 +324,9 @@ mod tests {
     }
 
     /// Two cards rendered side by side, long sides `gap` mm apart, and the one outline round
-    /// both that the first stage finds when the table between them is too thin to part them.
-    fn side_by_side(left: &str, right: &str, gap: f64) -> (Mat, Quad) {
+    /// both that the first stage finds when the table between them is too thin to part them;
+    /// the camera sees `view_width` mm across 1280 px (1200: cards about 95 px long).
+    fn side_by_side(left: &str, right: &str, gap: f64, view_width: f64) -> (Mat, Quad) {
         let angle: f64 = 0.1;
         let placed = [left, right].into_iter().enumerate().map(|(i, card)| {
             let k = (CARD_MM.0 + gap) * i as f64;
@@ -329,7 +337,7 @@ mod tests {
                 angle,
             }
         });
-        let scene = Scene { table_seed: 4, ..Scene::plain(placed.collect(), 1200.0, 0.1) };
+        let scene = Scene { table_seed: 4, ..Scene::plain(placed.collect(), view_width, 0.1) };
         let rendered = Renderer::new().render(&scene).unwrap();
         let [a, b] = [&rendered.truth[0].quad, &rendered.truth[1].quad].map(|q| q.map(|p| [p.x as f32, p.y as f32]));
         // The left card's left side and the right card's right side.
@@ -339,25 +347,40 @@ mod tests {
     fn read_in_halves(frame: &Mat, quad: &Quad) -> Option<Vec<String>> {
         let detector = CardDetector::new().unwrap();
         let pre = detector.read_all_corners(frame, [*quad].iter()).unwrap();
-        let halves = detector.side_by_side_read(frame, quad, &pre).unwrap()?;
+        let halves = detector.side_by_side_read(frame, quad, &pre, Parted::ByTable).unwrap();
+        let halves = match halves {
+            Some(h) => h,
+            None => detector.side_by_side_read(frame, quad, &pre, Parted::ByPips).unwrap()?,
+        };
         Some(halves.iter().map(|d| d.card.unwrap().to_string()).collect())
     }
 
     #[test]
     fn two_cards_side_by_side_in_one_outline_are_read_as_two() {
         for (left, right) in [("3D", "9D"), ("KS", "4C")] {
-            let (frame, both) = side_by_side(left, right, 4.0);
+            let (frame, both) = side_by_side(left, right, 4.0, 1200.0);
             assert_eq!(read_in_halves(&frame, &both), Some(vec![left.to_string(), right.to_string()]));
         }
     }
 
     #[test]
-    fn a_pair_with_no_table_between_them_or_a_card_alone_is_not_cut() {
-        // Touching: no line of table along the cut, nothing to be sure of.
-        let (frame, both) = side_by_side("3D", "9D", 0.0);
+    fn a_touching_pair_is_cut_only_where_each_half_s_pips_confirm_it() {
+        // No line of table along the cut: each half's centre must show its card's pips, on
+        // cards large enough to show their suit (here about 140 px long).
+        let (frame, both) = side_by_side("3D", "9D", 0.0, 800.0);
+        assert_eq!(read_in_halves(&frame, &both), Some(vec!["3D".to_string(), "9D".to_string()]));
+        // Cards about 95 px long: a diamond's pips show no suit, nothing to be sure of.
+        let (frame, both) = side_by_side("3D", "9D", 0.0, 1200.0);
         assert_eq!(read_in_halves(&frame, &both), None);
+        // A court card's figure confirms nothing: the pair stays one unread outline.
+        let (frame, both) = side_by_side("KS", "4C", 0.0, 800.0);
+        assert_eq!(read_in_halves(&frame, &both), None);
+    }
+
+    #[test]
+    fn a_card_alone_is_not_cut() {
         // A card's own outline reads that card: it is no pair.
-        let (frame, _) = side_by_side("8S", "5H", 6.0);
+        let (frame, _) = side_by_side("8S", "5H", 6.0, 1200.0);
         let detector = CardDetector::new().unwrap();
         let one = detector
             .detect(&frame)

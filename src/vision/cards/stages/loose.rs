@@ -206,6 +206,10 @@ impl CardDetector {
         hits.extend(outside);
         for hit in hits {
             let centre = box_centre(&hit.bbox);
+            // The same card read nearby already (an outline cut between two cards lying side by
+            // side, a little off the card's true edge, leaves its far index in the neighbour's
+            // half).
+            let read_nearby = twin(&hit, &kept, out);
             // Inside an outline: it reads that card when its own corners could not be read. Inside
             // a card taken for face down it must be sure: a back's pattern makes marks too (and a
             // court card's picture can make a face look like a back).
@@ -231,7 +235,9 @@ impl CardDetector {
                         .iter()
                         .all(|b| dist(box_centre(&core::Rect::new(b[0], b[1], b[2], b[3])), centre) > hit.size)
                 {
-                    kept.push(hit);
+                    if !read_nearby {
+                        kept.push(hit);
+                    }
                     continue;
                 }
                 // The index must not be far smaller than the outline's scale (its rank is about a

@@ -4,11 +4,12 @@
 
 use opencv::prelude::*;
 
-use super::corners::{CornerReadings, combine};
+use super::corners::{CornerReadings, PIPS_SHOW_SPADE, combine, pips_show_suit_of};
 use crate::cards::Card;
 use crate::vision::cards::detector::CardDetector;
 use crate::vision::cards::picture::pixels::rectify_sized;
 use crate::vision::cards::picture::quad::*;
+use crate::vision::cards::readers::witness;
 use crate::vision::cards::types::*;
 
 /// How surely the card at the under end of a cascade or a pair (`CardDetector::lies_under`) must
@@ -183,20 +184,33 @@ impl CardDetector {
 impl CardDetector {
     /// An outline of about a card's shape that reads no card may be two cards lying side by
     /// side, long sides touching, where the table between them is too thin to part their
-    /// outlines (a row dealt tight). When the table shows along the cut between its halves and
-    /// each half reads a card by its own corners, two different cards, they are two cards. A
-    /// single card is left whole: its halves' corners lie in its middle.
+    /// outlines (a row dealt tight, or one card lying a little over the other). When each half
+    /// reads a card by its own corners, two different cards, they are two cards if the table
+    /// shows along the cut between the halves (`Parted::ByTable`), or, for an outline taken for
+    /// a face, if each half's centre confirms its card in full (`Parted::ByPips`,
+    /// `witness::confirms`: as many clean pips as its rank, their outline its suit, on a half
+    /// large enough to show it, `pips_show_suit_of`): a poker
+    /// table's two of spades lying over the edge of a four of hearts left no table between
+    /// them. A single card is left whole: its halves' corners lie in its middle, and half its
+    /// pips are not its rank.
     pub(in crate::vision::cards) fn side_by_side_read(
         &self,
         frame: &Mat,
         quad: &Quad,
         pre: &CornerReadings,
+        parted: Parted,
     ) -> opencv::Result<Option<[CardDetection; 2]>> {
         let Some(halves) = side_by_side_halves(quad) else {
             return Ok(None);
         };
+        // A half's length is the outline's shorter side: pips that small show no suit.
+        if parted == Parted::ByPips && side_lengths(quad).0 < PIPS_SHOW_SPADE {
+            return Ok(None);
+        }
         let (readings, _) = self.read_outline(frame, quad, pre)?;
-        if combine(&readings, self.config.min_confidence).0.is_some() || !table_along_cut(frame, quad)? {
+        if combine(&readings, self.config.min_confidence).0.is_some()
+            || (parted == Parted::ByTable && !table_along_cut(frame, quad)?)
+        {
             return Ok(None);
         }
         let mut found = Vec::new();
@@ -209,8 +223,30 @@ impl CardDetector {
                 boxes.into_iter().zip(&readings).filter(|(_, r)| r.card == card).map(|(b, _)| b).collect();
             found.push(CardDetection { card: Some(card), face: Face::Up, confidence, quad: Some(half), index_boxes });
         }
-        Ok(two_cards(found))
+        let Some(pair) = two_cards(found) else {
+            return Ok(None);
+        };
+        if parted == Parted::ByPips {
+            for d in &pair {
+                let (Some(card), Some(half)) = (d.card, d.quad) else { return Ok(None) };
+                if !pips_show_suit_of(card, longer_side(&half))
+                    || !witness::confirms(card, &witness::centre_of(frame, &half)?)
+                {
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(Some(pair))
     }
+}
+
+/// What shows that an outline's two halves are two cards (`CardDetector::side_by_side_read`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::vision::cards) enum Parted {
+    /// The table along the cut between them.
+    ByTable,
+    /// Each half's pips, on an outline taken for one face and left unread.
+    ByPips,
 }
 
 /// Two detections naming two different cards, as a pair; `None` otherwise (one card read at
