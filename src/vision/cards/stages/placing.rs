@@ -189,10 +189,9 @@ impl CardDetector {
     /// shows along the cut between the halves (`Parted::ByTable`), or, for an outline taken for
     /// a face, if each half's centre confirms its card in full (`Parted::ByPips`,
     /// `witness::confirms`: as many clean pips as its rank, their outline its suit, on a half
-    /// large enough to show it, `pips_show_suit_of`): a poker
-    /// table's two of spades lying over the edge of a four of hearts left no table between
-    /// them. A single card is left whole: its halves' corners lie in its middle, and half its
-    /// pips are not its rank.
+    /// large enough to show it, `pips_show_suit_of`): a poker table's two of spades lying over
+    /// the edge of a four of hearts left no table between them. A single card is left whole:
+    /// its halves' corners lie in its middle, and half its pips are not its rank.
     pub(in crate::vision::cards) fn side_by_side_read(
         &self,
         frame: &Mat,
