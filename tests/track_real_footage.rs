@@ -65,17 +65,17 @@ fn the_still_poker_table() {
 #[test]
 fn the_blackjack_webcam_photos() {
     let v = holds("blackjack-1fps", 0.95, 0);
-    reads_alone("blackjack-1fps", &v, 0.92, 0);
+    reads_alone("blackjack-1fps", &v, 0.93, 0);
 }
 
 #[test]
 fn the_patience_videos() {
-    let a = holds("solitaire-game-a", 0.66, 0);
+    let a = holds("solitaire-game-a", 0.68, 0);
     let b = holds("solitaire-game-b", 0.25, 0);
     // Cards 50 to 58 pixels long, read by one corner at 0.6 to 0.82: a two of spades read as
-    // the two of clubs (three frames), the ace of clubs as the four of spades. The settled view
-    // names none of them. (A ten of diamonds read as the eight of hearts is left unread: its
-    // pips show diamonds.)
-    reads_alone("solitaire-game-a", &a, 0.33, 4);
+    // the two of clubs (one frame), the ace of clubs as the four of spades. The settled view
+    // names neither. (A ten of diamonds read as the eight of hearts is left unread: its pips
+    // show diamonds; so is the two of spades in two more frames: one half's pips show spades.)
+    reads_alone("solitaire-game-a", &a, 0.35, 2);
     reads_alone("solitaire-game-b", &b, 0.25, 0);
 }
