@@ -305,9 +305,7 @@ mod tests {
 
     /// A rendered face's centre as the witness sees it.
     fn centre(code: &str, style: &crate::render::face::FaceStyle) -> Centre {
-        let face = draw_face(code.parse().unwrap(), style, 200).unwrap();
-        let (w, h) = (face.cols() as f32, face.rows() as f32);
-        centre_of(&face, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]).unwrap()
+        centre_of_face(&draw_face(code.parse().unwrap(), style, 200).unwrap())
     }
 
     #[test]
@@ -391,17 +389,27 @@ mod tests {
         assert_eq!(seen.red, Some(true), "{seen:?}");
     }
 
-    #[test]
-    fn a_half_with_no_ink_leaves_the_colour_to_the_other_half() {
-        // A 2 of spades whose upper pip is lost in glare: the lower pip alone says black.
+    /// The centre of a whole face as the witness sees it.
+    fn centre_of_face(face: &Mat) -> Centre {
+        let (w, h) = (face.cols() as f32, face.rows() as f32);
+        centre_of(face, &[[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]).unwrap()
+    }
+
+    /// A rendered face's centre with its upper half lost in glare (painted over in its paper).
+    fn centre_under_glare(code: &str) -> Centre {
         let style = random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(9), &[]);
-        let mut face = draw_face("2S".parse().unwrap(), &style, 200).unwrap();
+        let mut face = draw_face(code.parse().unwrap(), &style, 200).unwrap();
         let (w, h) = (face.cols(), face.rows());
         let paper = *face.at_2d::<core::Vec3b>(h / 2, w / 2).unwrap();
         let glare = core::Rect::new(0, 0, w, h * 45 / 100);
         imgproc::rectangle(&mut face, glare, core::Scalar::from(paper), -1, imgproc::LINE_8, 0).unwrap();
-        let (wf, hf) = (w as f32, h as f32);
-        let seen = centre_of(&face, &[[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]]).unwrap();
+        centre_of_face(&face)
+    }
+
+    #[test]
+    fn a_half_with_no_ink_leaves_the_colour_to_the_other_half() {
+        // A 2 of spades whose upper pip is lost in glare: the lower pip alone says black.
+        let seen = centre_under_glare("2S");
         assert_eq!(seen.red, Some(false), "{seen:?}");
         assert!(!agrees("2D".parse().unwrap(), &seen));
         assert!(agrees("2S".parse().unwrap(), &seen));
@@ -423,19 +431,12 @@ mod tests {
                 imgproc::fill_convex_poly_def(&mut face, &spade, core::Scalar::all(20.0)).unwrap();
             }
         }
-        let (wf, hf) = (w as f32, h as f32);
-        let seen = centre_of(&face, &[[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]]).unwrap();
+        let seen = centre_of_face(&face);
         // Blur takes a spade's point, never makes one out of a club's lobes.
         assert_eq!(seen.suit, Some(Suit::Spades), "{seen:?}");
         // A club's lobes may be a blurred spade's: one half of clubs is not enough.
+        assert_eq!(centre_under_glare("8C").suit, None);
         let style = random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(9), &[]);
-        let mut club = draw_face("8C".parse().unwrap(), &style, 200).unwrap();
-        let (w, h) = (club.cols(), club.rows());
-        let paper = *club.at_2d::<core::Vec3b>(h / 2, w / 2).unwrap();
-        let glare = core::Rect::new(0, 0, w, h * 45 / 100);
-        imgproc::rectangle(&mut club, glare, core::Scalar::from(paper), -1, imgproc::LINE_8, 0).unwrap();
-        let (wf, hf) = (w as f32, h as f32);
-        assert_eq!(centre_of(&club, &[[0.0, 0.0], [wf, 0.0], [wf, hf], [0.0, hf]]).unwrap().suit, None);
         assert_eq!(centre("8C", &style).suit, Some(Suit::Clubs));
     }
 
