@@ -80,14 +80,6 @@ pub(crate) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
-/// The smallest whole-pixel rectangle holding `quad`.
-pub(in crate::vision::cards) fn bounding_box(quad: &[[f32; 2]; 4]) -> core::Rect {
-    let (xs, ys) = (quad.map(|p| p[0]), quad.map(|p| p[1]));
-    let low = |v: [f32; 4]| v.into_iter().fold(f32::INFINITY, f32::min).floor() as i32;
-    let high = |v: [f32; 4]| v.into_iter().fold(f32::NEG_INFINITY, f32::max).ceil() as i32;
-    core::Rect::new(low(xs), low(ys), high(xs) - low(xs), high(ys) - low(ys))
-}
-
 /// The longer side of an outline, in pixels.
 pub(in crate::vision::cards) fn longer_side(quad: &[[f32; 2]; 4]) -> f32 {
     let (a, b) = side_lengths(quad);

@@ -60,6 +60,12 @@ fn small_pips_confirm(card: Card, read_so: bool, long: f32, blur: Option<f32>) -
         }
 }
 
+/// Whether `quad` is a whole card in sight: a card's shape, not cut by the frame's edge (only
+/// then is its centre a card's centre, and its pips all there).
+fn whole_in_sight(frame: &Mat, quad: &Quad) -> bool {
+    witness::card_shaped(quad) && !cut_by_frame(quad, [frame.cols() as f32, frame.rows() as f32])
+}
+
 /// Of two corner readings that disagree, the one the centre lets stand where it contradicts
 /// the other (`witness::agrees`: the colour of its ink, the outline of its pips, an ace of
 /// clubs' one plain pip against an ace of spades' ornament), with its box, to be weighed
@@ -75,9 +81,7 @@ fn one_left_by_centre(
     let ([a, b], [box_a, box_b]) = (readings, boxes) else {
         return Ok(None);
     };
-    let size = [frame.cols() as f32, frame.rows() as f32];
-    let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
-    if a.card == b.card || !whole || longer_side(quad) < PIPS_SHOW_SPADE {
+    if a.card == b.card || !whole_in_sight(frame, quad) || longer_side(quad) < PIPS_SHOW_SPADE {
         return Ok(None);
     }
     let centre = witness::centre_of(frame, quad)?;
@@ -410,11 +414,9 @@ impl CardDetector {
         quad: &Quad,
         (readings, boxes): OutlineReadings,
     ) -> opencv::Result<Option<OutlineReadings>> {
-        let size = [frame.cols() as f32, frame.rows() as f32];
-        let whole = witness::card_shaped(quad) && !cut_by_frame(quad, size);
         let long = longer_side(quad);
         // Under the lowest bar no suit could be named: the centre is not looked at.
-        if readings.is_empty() || !whole || long < PIPS_CONFIRM {
+        if readings.is_empty() || !whole_in_sight(frame, quad) || long < PIPS_CONFIRM {
             return Ok(None);
         }
         let Some(reading) = witness::counted(&readings, &witness::centre_of(frame, quad)?) else {
@@ -423,7 +425,10 @@ impl CardDetector {
         if !pips_show_suit_of(reading.card, long) {
             let read_so = readings.iter().any(|r| r.card == reading.card);
             let blur = match reading.card.suit {
-                Suit::Diamonds => blur::blur_within(frame, bounding_box(quad))?,
+                Suit::Diamonds => {
+                    let [x, y, w, h] = window_box(quad);
+                    blur::blur_within(frame, core::Rect::new(x, y, w, h))?
+                }
                 _ => None,
             };
             if !small_pips_confirm(reading.card, read_so, long, blur) {

@@ -206,7 +206,8 @@ impl CardDetector {
         hits.extend(outside);
         for hit in hits {
             let centre = box_centre(&hit.bbox);
-            // The same card read nearby already (an outline cut between two cards lying side by
+            // The same card read nearby already: its twin, no card of its own, outside every
+            // outline or inside another card's (an outline cut between two cards lying side by
             // side, a little off the card's true edge, leaves its far index in the neighbour's
             // half).
             let read_nearby = twin(&hit, &kept, out);
@@ -264,7 +265,7 @@ impl CardDetector {
                 }
                 continue;
             }
-            if !twin(&hit, &kept, out) {
+            if !read_nearby {
                 kept.push(hit);
             }
         }

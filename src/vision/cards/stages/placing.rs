@@ -202,14 +202,16 @@ impl CardDetector {
         let Some(halves) = side_by_side_halves(quad) else {
             return Ok(None);
         };
-        // A half's length is the outline's shorter side: pips that small show no suit.
-        if parted == Parted::ByPips && side_lengths(quad).0 < PIPS_SHOW_SPADE {
-            return Ok(None);
-        }
-        let (readings, _) = self.read_outline(frame, quad, pre)?;
-        if combine(&readings, self.config.min_confidence).0.is_some()
-            || (parted == Parted::ByTable && !table_along_cut(frame, quad)?)
-        {
+        let parted_here = match parted {
+            Parted::ByTable => {
+                let (readings, _) = self.read_outline(frame, quad, pre)?;
+                combine(&readings, self.config.min_confidence).0.is_none() && table_along_cut(frame, quad)?
+            }
+            // The caller read the outline and left it unread. A half's length is the outline's
+            // shorter side: pips that small show no suit.
+            Parted::ByPips => side_lengths(quad).0 >= PIPS_SHOW_SPADE,
+        };
+        if !parted_here {
             return Ok(None);
         }
         let mut found = Vec::new();
@@ -244,7 +246,8 @@ impl CardDetector {
 pub(in crate::vision::cards) enum Parted {
     /// The table along the cut between them.
     ByTable,
-    /// Each half's pips, on an outline taken for one face and left unread.
+    /// Each half's pips, on an outline taken for one face and left unread (asked only of
+    /// such an outline: its corners are not read again).
     ByPips,
 }
 
