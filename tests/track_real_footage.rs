@@ -65,7 +65,7 @@ fn the_still_poker_table() {
 #[test]
 fn the_blackjack_webcam_photos() {
     let v = holds("blackjack-1fps", 0.95, 0);
-    reads_alone("blackjack-1fps", &v, 0.93, 0);
+    reads_alone("blackjack-1fps", &v, 0.95, 0);
 }
 
 #[test]

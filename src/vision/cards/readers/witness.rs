@@ -49,13 +49,20 @@ pub struct Centre {
     pub whole: bool,
 }
 
-/// Whether `quad` has a card's proportions (its short side about 0.7 of its long one): only then
-/// is its centre a card's centre (an outline merged with its neighbour, or cut short, is not).
+/// Whether `quad` has a card's proportions (its short side 0.64 to 0.71 of its long one laid
+/// flat, up to about 0.86 where a slanting camera shortens its length by a sixth: the blackjack
+/// webcam's eight of spades at the far edge measures 0.82): only then is its centre a card's
+/// centre (an outline merged with its neighbour, or cut short, is not).
 pub fn card_shaped(quad: &Quad) -> bool {
+    (0.6..=0.86).contains(&proportion(quad))
+}
+
+/// An outline's short side over its long one.
+pub fn proportion(quad: &Quad) -> f32 {
     let d = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
     let (across, along) =
         ((d(quad[0], quad[1]) + d(quad[2], quad[3])) / 2.0, (d(quad[1], quad[2]) + d(quad[3], quad[0])) / 2.0);
-    (0.6..=0.82).contains(&(across.min(along) / across.max(along).max(1.0)))
+    across.min(along) / across.max(along).max(1.0)
 }
 
 /// Looks at the centre of the face inside `quad` (BGR frame, under white light).
@@ -306,6 +313,17 @@ mod tests {
     /// A rendered face's centre as the witness sees it.
     fn centre(code: &str, style: &crate::render::face::FaceStyle) -> Centre {
         centre_of_face(&draw_face(code.parse().unwrap(), style, 200).unwrap())
+    }
+
+    #[test]
+    fn a_card_seen_at_a_slant_is_card_shaped_and_a_square_is_not() {
+        let rect = |w: f32, h: f32| [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+        // Poker and bridge cards laid flat, either way round.
+        assert!(card_shaped(&rect(63.0, 88.0)) && card_shaped(&rect(88.0, 63.0)) && card_shaped(&rect(57.0, 89.0)));
+        // The webcam's far eight of spades: its length shortened by the camera's slant.
+        assert!(card_shaped(&[[749.0, 47.0], [823.0, 58.0], [821.0, 150.0], [744.0, 140.0]]));
+        // A square (a card cut short, or two overlapping) and a sliver are not.
+        assert!(!card_shaped(&rect(90.0, 95.0)) && !card_shaped(&rect(40.0, 88.0)));
     }
 
     #[test]
