@@ -44,7 +44,7 @@ fn main() -> anyhow::Result<()> {
             // An unread face: what its two corners read on their own.
             if d.card.is_none() {
                 println!("    corners read {:?}", detector.read_corners_of(&frame, &quad)?);
-                println!("    quad {:?}", quad);
+                println!("    quad {quad:?}");
             }
         }
     }

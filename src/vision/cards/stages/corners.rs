@@ -96,7 +96,7 @@ fn one_left_by_centre(
         _ => return Ok(None),
     };
     let shape_only = a.card.rank == b.card.rank && a.card.suit.is_red() == b.card.suit.is_red();
-    let confidence = if shape_only { 1.0 - (1.0 - a.confidence) * (1.0 - b.confidence) } else { left.confidence };
+    let confidence = if shape_only { agreeing(a.confidence, b.confidence) } else { left.confidence };
     Ok(Some((vec![IndexReading { confidence, ..left }], vec![at])))
 }
 
@@ -124,13 +124,18 @@ impl CornerReadings {
     }
 }
 
+/// How surely two corners that agree name their card: each is a witness of its own.
+fn agreeing(a: f32, b: f32) -> f32 {
+    1.0 - (1.0 - a) * (1.0 - b)
+}
+
 /// The card an outline's corner readings name, and how surely (`None` below `min_confidence`):
 /// both corners must agree; one corner alone is used at its own confidence.
 pub fn combine(readings: &[IndexReading], min_confidence: f32) -> (Option<Card>, f32) {
     let (card, confidence) = match readings {
         [] => return (None, 0.0),
         [one] => (one.card, one.confidence),
-        [a, b, ..] if a.card == b.card => (a.card, 1.0 - (1.0 - a.confidence) * (1.0 - b.confidence)),
+        [a, b, ..] if a.card == b.card => (a.card, agreeing(a.confidence, b.confidence)),
         [a, b, ..] => {
             // Disagreement: keep the clearly better one only if the other is weak.
             let (hi, lo) = if a.confidence >= b.confidence { (a, b) } else { (b, a) };
