@@ -57,6 +57,10 @@ impl CardDetector {
                 out.extend(halves);
                 continue;
             }
+            if let Some(pairs) = self.pairs_side_by_side(frame, &quad, &pre)? {
+                out.extend(pairs);
+                continue;
+            }
             let seen = OutlineSeen { camera, frame, quad, support };
             let found = self.face_up_or_down(&seen, &pre, &mut backs)?;
             // Asked only of a face left unread: a back's outline is no pair of faces.
@@ -381,6 +385,54 @@ mod tests {
         // A court card's figure confirms nothing: the pair stays one unread outline.
         let (frame, both) = side_by_side("KS", "4C", 0.0, 800.0);
         assert_eq!(read_in_halves(&frame, &both), None);
+    }
+
+    /// Two pairs lying side by side, long sides `gap` mm apart, each pair two cards end to end
+    /// (the second laid in line on the first, 0.45 of a card's length further): 128 mm across
+    /// and as long, cards about 95 px long. The frame and the one square outline round all four.
+    fn pairs_side_by_side(cards: [&str; 4], gap: f64) -> (Mat, Quad) {
+        let angle: f64 = 0.2;
+        let (cos, sin) = (angle.cos(), angle.sin());
+        let placed = cards.iter().enumerate().map(|(i, card)| {
+            let across = (CARD_MM.0 + gap) * (i / 2) as f64;
+            let along = 0.45 * CARD_MM.1 * (i % 2) as f64;
+            PlacedCard {
+                card: card.parse().unwrap(),
+                face_up: true,
+                centre: Pt::new(across * cos - along * sin, across * sin + along * cos),
+                angle,
+            }
+        });
+        let scene = Scene { table_seed: 4, ..Scene::plain(placed.collect(), 1200.0, 0.1) };
+        let rendered = Renderer::new().render(&scene).unwrap();
+        // The box round every card's corners, in the cards' own axes.
+        let corners: Vec<Pt> = rendered.truth.iter().flat_map(|t| t.quad).collect();
+        let turn = |p: Pt, a: f64| Pt::new(p.x * a.cos() - p.y * a.sin(), p.x * a.sin() + p.y * a.cos());
+        let a = (corners[1].y - corners[0].y).atan2(corners[1].x - corners[0].x);
+        let own: Vec<Pt> = corners.iter().map(|&p| turn(p, -a)).collect();
+        let (x0, x1) = own.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.x), hi.max(p.x)));
+        let (y0, y1) = own.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+        let square = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)].map(|(x, y)| {
+            let p = turn(Pt::new(x, y), a);
+            [p.x as f32, p.y as f32]
+        });
+        (rendered.image, order_quad(square))
+    }
+
+    #[test]
+    fn two_pairs_side_by_side_in_one_square_outline_are_read_as_four() {
+        let cards = ["8H", "JH", "AS", "2H"];
+        let (frame, square) = pairs_side_by_side(cards, 3.0);
+        let detector = CardDetector::new().unwrap();
+        let pre = detector.read_all_corners(&frame, [square].iter()).unwrap();
+        let found = detector.pairs_side_by_side(&frame, &square, &pre).unwrap().expect("cut in two pairs");
+        let mut read: Vec<String> = found.iter().filter_map(|d| d.card).map(|c| c.to_string()).collect();
+        read.sort();
+        assert_eq!(read, ["2H", "8H", "AS", "JH"]);
+        // With no table between the pairs there is no line to cut along.
+        let (frame, square) = pairs_side_by_side(cards, 0.0);
+        let pre = detector.read_all_corners(&frame, [square].iter()).unwrap();
+        assert!(detector.pairs_side_by_side(&frame, &square, &pre).unwrap().is_none());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The third stage: each card placed once. Two cards overlapping end to end make one long
-//! outline, split into its two ends; an outline holding others is settled; a card read twice
+//! outline, split into its two ends; two such pairs side by side make one square outline, cut
+//! where the table shows between them; an outline holding others is settled; a card read twice
 //! keeps its surer reading.
 
 use opencv::prelude::*;
@@ -241,6 +242,43 @@ impl CardDetector {
     }
 }
 
+impl CardDetector {
+    /// An outline of about a square's shape that reads no card may be two pairs lying side by
+    /// side, each pair two cards end to end (a row's card with another laid on it in line,
+    /// beside a stack): their outlines touch along the pairs' long sides. Where the table shows
+    /// along one of the square's middle lines (`halves_parted_by_table`) and each half is a pair
+    /// whose ends read two different cards (`pair_ends_read`), the pairs' cards; `None`
+    /// otherwise, and the outline is left as it was found.
+    pub(in crate::vision::cards) fn pairs_side_by_side(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<Vec<CardDetection>>> {
+        let Some(turns) = square_turns(quad) else {
+            return Ok(None);
+        };
+        let (readings, _) = self.read_outline(frame, quad, pre)?;
+        if combine(&readings, self.config.min_confidence).0.is_some() {
+            return Ok(None);
+        }
+        'turns: for turned in turns {
+            let Some(halves) = halves_parted_by_table(frame, &turned)? else {
+                continue;
+            };
+            let mut found = Vec::new();
+            for half in halves {
+                let Some(ends) = self.pair_ends_read(frame, &half, pre)? else {
+                    continue 'turns;
+                };
+                found.extend(ends);
+            }
+            return Ok(Some(found));
+        }
+        Ok(None)
+    }
+}
+
 /// What shows that an outline's two halves are two cards (`CardDetector::side_by_side_read`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::vision::cards) enum Parted {
@@ -262,12 +300,45 @@ fn two_cards(found: Vec<CardDetection>) -> Option<[CardDetection; 2]> {
 /// nearly all of the outline's width (two cards' edges; pips and a picture's lines are not
 /// that long).
 fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
-    let (short, long) = side_lengths(quad);
-    let (w, h) = (short.round() as i32, long.round() as i32);
+    Ok(table_line(frame, &short_side_first(quad))?.is_some())
+}
+
+/// The table seen along the line joining the middles of an outline's second and fourth sides
+/// (`[a, b, c, d]`: the cut of `halves_across`), as `table_along_cut` looks for it, and the two
+/// halves of the outline on either side of it, each ending where its paper ends; `None` where
+/// no table shows there.
+fn halves_parted_by_table(frame: &Mat, quad: &Quad) -> opencv::Result<Option<[Quad; 2]>> {
+    let Some(line) = table_line(frame, quad)? else {
+        return Ok(None);
+    };
+    let [a, b, c, d] = *quad;
+    // A point of the outline at `u` across its first side and `v` along its second.
+    let towards = |p: [f32; 2], q: [f32; 2], t: f32| [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t];
+    let at = |u: f32, v: f32| towards(towards(a, b, u), towards(d, c, u), v);
+    let [(upper_0, upper_1), (lower_0, lower_1)] = [line.upper, line.lower];
+    Ok(Some([
+        order_quad([a, b, at(1.0, upper_1), at(0.0, upper_0)]),
+        order_quad([at(0.0, lower_0), at(1.0, lower_1), c, d]),
+    ]))
+}
+
+/// Where the table shows across an outline (`table_line`): the edge of the first half's paper
+/// and that of the second's, each as its fraction of the outline's length at the first side's
+/// two ends.
+struct TableLine {
+    upper: (f32, f32),
+    lower: (f32, f32),
+}
+
+/// The table across an outline, near the middle of its length (`table_along_cut`), measured
+/// with the outline's first side as its width.
+fn table_line(frame: &Mat, quad: &Quad) -> opencv::Result<Option<TableLine>> {
+    let [a, b, c, _] = *quad;
+    let (w, h) = (dist(a, b).round() as i32, dist(b, c).round() as i32);
     if w < 20 || h < 20 {
-        return Ok(false);
+        return Ok(None);
     }
-    let card = rectify_sized(frame, &short_side_first(quad), w, h)?;
+    let card = rectify_sized(frame, quad, w, h)?;
     let mut gray = Mat::default();
     opencv::imgproc::cvt_color_def(&card, &mut gray, opencv::imgproc::COLOR_BGR2GRAY)?;
     let stride = gray.cols().max(0) as usize;
@@ -280,28 +351,30 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
     let (top, bottom) = (h * 2 / 5, h * 3 / 5);
     let rows = bottom - top;
     let mut paper = Vec::new();
+    let mut dark: Vec<Vec<bool>> = Vec::with_capacity(columns.len());
     let mut near: Vec<Vec<bool>> = Vec::with_capacity(columns.len());
     for &x in &columns {
         paper.clear();
         paper.extend(((h / 8)..(h * 3 / 8)).chain((h * 5 / 8)..(h * 7 / 8)).map(|y| at(y, x)));
         paper.sort_by(f32::total_cmp);
         let paper = paper[paper.len() * 3 / 4];
-        let dark: Vec<bool> = (top..=bottom).map(|y| at(y, x) < 0.6 * paper).collect();
+        let column: Vec<bool> = (top..=bottom).map(|y| at(y, x) < 0.6 * paper).collect();
         near.push(
-            (0..=rows).map(|y| dark[(y - 1).max(0) as usize..=(y + 1).min(rows) as usize].contains(&true)).collect(),
+            (0..=rows).map(|y| column[(y - 1).max(0) as usize..=(y + 1).min(rows) as usize].contains(&true)).collect(),
         );
+        dark.push(column);
     }
     // The straight line through the band, tilted a little at most, dark in nine columns of
     // ten; a line is given up at its first miss over that, as nearly all lines miss early.
     let tilt = (h / 10).max(2);
     let n = columns.len() as f32;
     let spare = columns.len() - (9 * columns.len()).div_ceil(10);
+    let row_at = |start: i32, end: i32, i: usize| start as f32 + (end - start) as f32 * i as f32 / (n - 1.0).max(1.0);
     for start in 0..=rows {
         for end in (start - tilt).max(0)..=(start + tilt).min(rows) {
             let mut misses = 0;
             for (i, column) in near.iter().enumerate() {
-                let y = start as f32 + (end - start) as f32 * i as f32 / (n - 1.0).max(1.0);
-                if !column[y.round() as usize] {
+                if !column[row_at(start, end, i).round() as usize] {
                     misses += 1;
                     if misses > spare {
                         break;
@@ -309,11 +382,28 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
                 }
             }
             if misses <= spare {
-                return Ok(true);
+                // The table runs on either side of the line while most columns are dark there.
+                let dark_by = |offset: i32| {
+                    let hits = dark.iter().enumerate().filter(|(i, column)| {
+                        let y = row_at(start, end, *i).round() as i32 + offset;
+                        (0..=rows).contains(&y) && column[y as usize]
+                    });
+                    2 * hits.count() >= columns.len()
+                };
+                let above = (1..=rows).take_while(|&k| dark_by(-k)).count() as f32;
+                let below = (1..=rows).take_while(|&k| dark_by(k)).count() as f32;
+                // The line's row at the outline's two sides, beyond the columns looked at.
+                let (first, last) = (columns[0] as f32, columns[columns.len() - 1] as f32);
+                let row_at_side = |x: f32| start as f32 + (end - start) as f32 * (x - first) / (last - first).max(1.0);
+                let edge = |offset: f32| {
+                    let fraction = |x: f32| (top as f32 + row_at_side(x) + offset) / h as f32;
+                    (fraction(0.0), fraction(w as f32))
+                };
+                return Ok(Some(TableLine { upper: edge(-above - 0.5), lower: edge(below + 0.5) }));
             }
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// Each card once among the cards read: a card close up holds the outlines of its parts (they
