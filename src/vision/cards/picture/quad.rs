@@ -134,20 +134,14 @@ pub(in crate::vision::cards) fn side_by_side_halves(quad: &Quad) -> Option<[Quad
     if !(1.2..=1.8).contains(&(long / short.max(1.0))) {
         return None;
     }
-    Some(halves_across(&short_side_first(quad)))
-}
-
-/// The two halves of an outline cut parallel to its first side (`[a, b, c, d]`: the cut joins
-/// the middles of `b c` and `d a`), each clockwise from its own top-left.
-pub(in crate::vision::cards) fn halves_across(quad: &Quad) -> [Quad; 2] {
     let mid = |p: [f32; 2], q: [f32; 2]| [(p[0] + q[0]) / 2.0, (p[1] + q[1]) / 2.0];
-    let [a, b, c, d] = *quad;
+    let [a, b, c, d] = short_side_first(quad);
     let (bc, da) = (mid(b, c), mid(d, a));
-    [order_quad([a, b, bc, da]), order_quad([bc, c, d, da])]
+    Some([order_quad([a, b, bc, da]), order_quad([bc, c, d, da])])
 }
 
 /// An outline of about a square's shape, turned each of the two ways it may be cut across its
-/// first side (`halves_across`): two pairs of cards lying end to end side by side (a row's card with
+/// middle (the cut joins the middles of its second and fourth sides): two pairs of cards lying end to end side by side (a row's card with
 /// another laid on it, beside a stack) make one outline nearly as long as it is wide. `None`
 /// for an outline of another shape.
 pub(in crate::vision::cards) fn square_turns(quad: &Quad) -> Option<[Quad; 2]> {

@@ -304,7 +304,7 @@ fn table_along_cut(frame: &Mat, quad: &Quad) -> opencv::Result<bool> {
 }
 
 /// The table seen along the line joining the middles of an outline's second and fourth sides
-/// (`[a, b, c, d]`: the cut of `halves_across`), as `table_along_cut` looks for it, and the two
+/// (`[a, b, c, d]`: `b c` and `d a`), as `table_along_cut` looks for it, and the two
 /// halves of the outline on either side of it, each ending where its paper ends; `None` where
 /// no table shows there.
 fn halves_parted_by_table(frame: &Mat, quad: &Quad) -> opencv::Result<Option<[Quad; 2]>> {
@@ -367,14 +367,16 @@ fn table_line(frame: &Mat, quad: &Quad) -> opencv::Result<Option<TableLine>> {
     // The straight line through the band, tilted a little at most, dark in nine columns of
     // ten; a line is given up at its first miss over that, as nearly all lines miss early.
     let tilt = (h / 10).max(2);
-    let n = columns.len() as f32;
     let spare = columns.len() - (9 * columns.len()).div_ceil(10);
-    let row_at = |start: i32, end: i32, i: usize| start as f32 + (end - start) as f32 * i as f32 / (n - 1.0).max(1.0);
+    // The band's row of the line from `start` at the first column to `end` at the last, at `x`.
+    let (first, last) = (columns[0] as f32, columns[columns.len() - 1] as f32);
+    let row_at =
+        |start: i32, end: i32, x: f32| start as f32 + (end - start) as f32 * (x - first) / (last - first).max(1.0);
     for start in 0..=rows {
         for end in (start - tilt).max(0)..=(start + tilt).min(rows) {
             let mut misses = 0;
             for (i, column) in near.iter().enumerate() {
-                if !column[row_at(start, end, i).round() as usize] {
+                if !column[row_at(start, end, columns[i] as f32).round() as usize] {
                     misses += 1;
                     if misses > spare {
                         break;
@@ -385,7 +387,7 @@ fn table_line(frame: &Mat, quad: &Quad) -> opencv::Result<Option<TableLine>> {
                 // The table runs on either side of the line while most columns are dark there.
                 let dark_by = |offset: i32| {
                     let hits = dark.iter().enumerate().filter(|(i, column)| {
-                        let y = row_at(start, end, *i).round() as i32 + offset;
+                        let y = row_at(start, end, columns[*i] as f32).round() as i32 + offset;
                         (0..=rows).contains(&y) && column[y as usize]
                     });
                     2 * hits.count() >= columns.len()
@@ -393,10 +395,8 @@ fn table_line(frame: &Mat, quad: &Quad) -> opencv::Result<Option<TableLine>> {
                 let above = (1..=rows).take_while(|&k| dark_by(-k)).count() as f32;
                 let below = (1..=rows).take_while(|&k| dark_by(k)).count() as f32;
                 // The line's row at the outline's two sides, beyond the columns looked at.
-                let (first, last) = (columns[0] as f32, columns[columns.len() - 1] as f32);
-                let row_at_side = |x: f32| start as f32 + (end - start) as f32 * (x - first) / (last - first).max(1.0);
                 let edge = |offset: f32| {
-                    let fraction = |x: f32| (top as f32 + row_at_side(x) + offset) / h as f32;
+                    let fraction = |x: f32| (top as f32 + row_at(start, end, x) + offset) / h as f32;
                     (fraction(0.0), fraction(w as f32))
                 };
                 return Ok(Some(TableLine { upper: edge(-above - 0.5), lower: edge(below + 0.5) }));
