@@ -374,8 +374,10 @@ fn median_colour(pixels: &[u8], valid: &[u8], cols: usize, rows: impl Iterator<I
 }
 
 /// Per strip column, the table's mean colour in the margin rows `rows` over the columns within
-/// `MARGIN_WINDOW`, counting only pixels within `MARGIN_GATE` of the strip's median (a card or
-/// a hand reaching into the margin is no table); `None` where under a quarter of them are.
+/// `MARGIN_WINDOW`, counting only pixels within `MARGIN_GATE` of the strip's median and of its
+/// hue (a card or a hand reaching into the margin is no table: a brown hand resting on green
+/// felt lies within the gate, and taken for the table it made the felt above it look like a
+/// card); `None` where under a quarter of them are.
 fn margin_colours(
     colour: &dyn Fn(usize) -> [f64; 3],
     valid: &[u8],
@@ -390,7 +392,10 @@ fn margin_colours(
         for j in rows.clone() {
             let k = j * cols + i;
             let px = colour(k);
-            if valid[k] != 0 && (0..3).map(|c| (px[c] - median[c]).powi(2)).sum::<f64>() < gate {
+            if valid[k] != 0
+                && (0..3).map(|c| (px[c] - median[c]).powi(2)).sum::<f64>() < gate
+                && !other_hue(px, median)
+            {
                 (0..3).for_each(|c| sum[c] += px[c]);
                 *n += 1;
             }
@@ -528,6 +533,36 @@ mod tests {
         let band = |span: std::ops::Range<usize>| share(&covered, span, BASE_BAND, ACROSS.0);
         assert!(band(2..78) > 0.95, "the backs: {}", band(2..78));
         assert!(band(84..100) < 0.05, "the felt beyond: {}", band(84..100));
+    }
+
+    #[test]
+    fn a_hand_resting_below_the_row_leaves_the_felt_beside_it_bare() {
+        // Green felt (BGR 56, 101, 32) with a back at columns 10..42 and a brown hand (BGR 46,
+        // 80, 117: 88 from the felt, within `MARGIN_GATE`, of another hue) resting over the
+        // strip's lower margin and the modifier's band at columns 50..70, reaching no higher:
+        // the felt above the hand is no card (a rendered game's resting hand made a fifth
+        // Front Row entity there for seconds at a time).
+        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
+        let row = |mm: f64| ((mm - ACROSS.0) / MM_PER_PX) as usize;
+        let (base, hand) = (row(BASE_BAND.0 - 8.0)..row(BASE_BAND.1 + 8.0), row(MODIFIER_BAND.0)..rows);
+        let mut bytes = Vec::with_capacity(rows * cols * 3);
+        for j in 0..rows {
+            for i in 0..cols {
+                bytes.extend(match () {
+                    _ if (10..42).contains(&i) && base.contains(&j) => [60u8, 40, 150],
+                    _ if (50..70).contains(&i) && hand.contains(&j) => [46, 80, 117],
+                    _ => [56, 101, 32],
+                });
+            }
+        }
+        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
+        let valid =
+            Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
+        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        let band = |span: std::ops::Range<usize>, band| share(&covered, span, band, ACROSS.0);
+        assert!(band(12..40, BASE_BAND) > 0.95, "the back: {}", band(12..40, BASE_BAND));
+        assert!(band(45..75, BASE_BAND) < 0.05, "the felt above the hand: {}", band(45..75, BASE_BAND));
+        assert!(band(52..68, MODIFIER_BAND) > 0.95, "the hand: {}", band(52..68, MODIFIER_BAND));
     }
 
     #[test]
