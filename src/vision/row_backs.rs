@@ -542,23 +542,12 @@ mod tests {
         // strip's lower margin and the modifier's band at columns 50..70, reaching no higher:
         // the felt above the hand is no card (a rendered game's resting hand made a fifth
         // Front Row entity there for seconds at a time).
-        let (rows, cols) = (((ACROSS.1 - ACROSS.0) / MM_PER_PX) as usize, 100);
-        let row = |mm: f64| ((mm - ACROSS.0) / MM_PER_PX) as usize;
-        let (base, hand) = (row(BASE_BAND.0 - 8.0)..row(BASE_BAND.1 + 8.0), row(MODIFIER_BAND.0)..rows);
-        let mut bytes = Vec::with_capacity(rows * cols * 3);
-        for j in 0..rows {
-            for i in 0..cols {
-                bytes.extend(match () {
-                    _ if (10..42).contains(&i) && base.contains(&j) => [60u8, 40, 150],
-                    _ if (50..70).contains(&i) && hand.contains(&j) => [46, 80, 117],
-                    _ => [56, 101, 32],
-                });
-            }
-        }
-        let strip = Mat::from_slice(&bytes).unwrap().reshape(3, rows as i32).unwrap().try_clone().unwrap();
-        let valid =
-            Mat::new_rows_cols_with_default(rows as i32, cols as i32, core::CV_8UC1, Scalar::all(255.0)).unwrap();
-        let covered = close(&not_table(&strip, &valid).unwrap()).unwrap();
+        let hand_from = ((MODIFIER_BAND.0 - ACROSS.0) / MM_PER_PX) as usize;
+        let covered = covered_strip(|i, j, on_card| match () {
+            _ if on_card => [60, 40, 150],
+            _ if (50..70).contains(&i) && j >= hand_from => [46, 80, 117],
+            _ => [56, 101, 32],
+        });
         let band = |span: std::ops::Range<usize>, band| share(&covered, span, band, ACROSS.0);
         assert!(band(12..40, BASE_BAND) > 0.95, "the back: {}", band(12..40, BASE_BAND));
         assert!(band(45..75, BASE_BAND) < 0.05, "the felt above the hand: {}", band(45..75, BASE_BAND));

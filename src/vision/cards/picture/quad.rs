@@ -141,9 +141,9 @@ pub(in crate::vision::cards) fn side_by_side_halves(quad: &Quad) -> Option<[Quad
 }
 
 /// An outline of about a square's shape, turned each of the two ways it may be cut across its
-/// middle (the cut joins the middles of its second and fourth sides): two pairs of cards lying end to end side by side (a row's card with
-/// another laid on it, beside a stack) make one outline nearly as long as it is wide. `None`
-/// for an outline of another shape.
+/// middle (the cut joins the middles of its second and fourth sides): two pairs of cards lying
+/// end to end side by side (a row's card with another laid on it, beside a stack) make one
+/// outline nearly as long as it is wide. `None` for an outline of another shape.
 pub(in crate::vision::cards) fn square_turns(quad: &Quad) -> Option<[Quad; 2]> {
     let (short, long) = side_lengths(quad);
     if long / short.max(1.0) >= SQUARE_AT_MOST {
