@@ -105,6 +105,10 @@ const MOVE_LENGTHS: f64 = 0.2;
 const BUSY_SHARE: f64 = 0.08;
 /// Share of a card's cells coloured like a hand above which a hand lies over it.
 const SKIN_SHARE: f64 = 0.3;
+/// Share of a card's cells coloured like a hand below which a still picture there is not
+/// taken for a resting hand alone: a court card's figure is partly skin-coloured (a king laid
+/// on a patience ace measured 0.35 to 0.43), a hand resting over a card most of it (0.5 to 0.9).
+const RESTING_HAND: f64 = 0.5;
 /// Reading confidence below which a reading is not counted at all.
 const MIN_CONFIDENCE: f32 = 0.5;
 /// A card this many pixels long or longer gives its readings full weight: its index is then
@@ -569,9 +573,18 @@ impl CardTracker {
             return Ok(());
         }
         if self.busy(&region) {
+            // Still, little of it like a hand, and looking otherwise: another card may lie there
+            // (its figure's colours pass for skin), so the name waits for a reading to agree.
+            let swapped = !self.moving(&region)
+                && self.activity.skin_share(&region) < RESTING_HAND
+                && match &self.tracks[t].look {
+                    Some(was) => !was.same(&Look::of(frame, &region)?),
+                    None => false,
+                };
             let track = &mut self.tracks[t];
             track.quiet = 0;
             track.disturbed = true;
+            track.unconfirmed |= swapped && track.shown.is_some();
             if !track.covered && track.shown.is_some() {
                 track.covered = true;
                 changes.push(self.change(t, ChangeKind::Covered));
@@ -693,12 +706,14 @@ impl CardTracker {
             let name = unique[t];
             if track.quiet < self.config.quiet_frames {
                 // A card not lying still keeps its place and face, but loses a name another
-                // track took or a challenge put in doubt.
+                // track took, a challenge put in doubt, or a look changed under a hand made unsure.
                 if let Some(shown) = track.shown
                     && shown.card.is_some()
                     && shown.card != name
                     && name.is_none()
-                    && (track.challenger.is_some_and(|(_, n)| n >= self.config.challenge) || names[t].is_some())
+                    && (track.unconfirmed
+                        || track.challenger.is_some_and(|(_, n)| n >= self.config.challenge)
+                        || names[t].is_some())
                 {
                     self.tracks[t].shown = Some(Shown { card: None, ..shown });
                     changes.push(self.change(t, ChangeKind::Named));
@@ -856,6 +871,29 @@ mod tests {
         assert_eq!(t.view().loose[0].card, Some(card("QD")));
         let back = feed(&mut t, &table, &[seen(Some("QD"), 201, 300, 0.9)], 8);
         assert!(back.is_empty(), "the hand went and nothing changed: {back:?}");
+    }
+
+    #[test]
+    fn a_court_card_laid_over_a_named_card_withholds_its_name() {
+        let mut t = tracker();
+        let table = frame(&[(200, 300)], None);
+        feed(&mut t, &table, &[seen(Some("7S"), 200, 300, 0.9)], 5);
+        assert_eq!(t.view().loose[0].card, Some(card("7S")));
+        // A king laid on it, unread: its figure's colours pass for skin over a third of it, a
+        // dark robe below.
+        let mut king = frame(&[(200, 300)], None);
+        let figure = Scalar::new(SKIN[0], SKIN[1], SKIN[2], 0.0);
+        imgproc::rectangle(&mut king, Rect::new(212, 312, 66, 66), figure, -1, imgproc::LINE_8, 0).unwrap();
+        let robe = Scalar::new(140.0, 50.0, 30.0, 0.0);
+        imgproc::rectangle(&mut king, Rect::new(212, 378, 66, 40), robe, -1, imgproc::LINE_8, 0).unwrap();
+        let changes = feed(&mut t, &king, &[], 12);
+        assert_eq!(t.view().loose.len(), 1, "it lies there still: {changes:?}");
+        assert_eq!(t.view().loose[0].card, None, "the seven's name stands over a king: {changes:?}");
+        // A hand resting over the whole card (most of it skin) keeps the name.
+        let mut t = tracker();
+        feed(&mut t, &table, &[seen(Some("7S"), 200, 300, 0.9)], 5);
+        feed(&mut t, &frame(&[(200, 300)], Some(Rect::new(195, 295, 100, 140))), &[], 12);
+        assert_eq!(t.view().loose[0].card, Some(card("7S")));
     }
 
     #[test]

@@ -217,8 +217,28 @@ pub(in crate::vision::cards) fn refine_quad(
     let mask = if specks { solid_opened(&mask, (short / k / 6.0) as i32)? } else { mask };
     let back = |q: [[f32; 2]; 4]| q.map(|p| [p[0] * k + roi.x as f32, p[1] * k + roi.y as f32]);
     let min_area = f64::from((short / k).powi(2)) * 0.5;
-    let found = quads_in_mask(&mask, min_area)?.into_iter().map(|o| back(o.quad)).find(|q| same_card(q, quad));
+    // Otsu's level in a small neighbourhood, a fifth of it the dark pad, can fall between the
+    // pad and a pale table, which then passes with the card: an outline reaching the
+    // neighbourhood's edge inside the frame is that, not the card.
+    let open = [roi.x > 0, roi.y > 0, roi.x + roi.width < frame.cols(), roi.y + roi.height < frame.rows()];
+    let found = quads_in_mask(&mask, min_area)?
+        .into_iter()
+        .filter(|o| !reaches_edge(&o.quad, [patch.cols() as f32, patch.rows() as f32], open))
+        .map(|o| back(o.quad))
+        .find(|q| same_card(q, quad));
     Ok(found.unwrap_or(*quad))
+}
+
+/// Whether `quad` (in a patch `size` pixels across) comes within a pixel of the patch's left, top,
+/// right or bottom edge, of those `open` says lie inside the frame.
+fn reaches_edge(quad: &Quad, size: [f32; 2], open: [bool; 4]) -> bool {
+    let near = [
+        quad.iter().any(|p| p[0] <= 1.0),
+        quad.iter().any(|p| p[1] <= 1.0),
+        quad.iter().any(|p| p[0] >= size[0] - 2.0),
+        quad.iter().any(|p| p[1] >= size[1] - 2.0),
+    ];
+    near.iter().zip(open).any(|(&n, o)| n && o)
 }
 
 /// Masks of the bright parts of a single-channel image, blurred and padded: Otsu's threshold,
@@ -507,6 +527,24 @@ pub(in crate::vision::cards) fn drop_nested(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_card_on_a_pale_table_keeps_its_refined_outline_on_the_card() {
+        // A phone video's patience card (52×36 px) on a grey table (minimum channel 145 to the
+        // card's 240, as measured): in the card's neighbourhood the dark pad is a fifth of the
+        // patch, and Otsu's level taken with it fell between the pad and the table.
+        let mut frame = Mat::new_rows_cols_with_default(200, 300, core::CV_8UC3, core::Scalar::all(145.0)).unwrap();
+        let card = core::Rect::new(100, 80, 52, 36);
+        imgproc::rectangle(&mut frame, card, core::Scalar::all(240.0), -1, imgproc::LINE_8, 0).unwrap();
+        imgproc::circle(&mut frame, core::Point::new(126, 98), 4, core::Scalar::all(30.0), -1, imgproc::LINE_8, 0)
+            .unwrap();
+        let truth = [[100.0, 80.0], [151.0, 80.0], [151.0, 115.0], [100.0, 115.0]];
+        // The outline as a level found it, a pixel off.
+        let found = [[99.0, 81.0], [152.0, 79.0], [152.0, 116.0], [100.0, 116.0]];
+        let refined = refine_quad(&frame, &found, true).unwrap();
+        let off = |p: &[f32; 2]| truth.iter().map(|t| (t[0] - p[0]).hypot(t[1] - p[1])).fold(f32::MAX, f32::min);
+        assert!(refined.iter().all(|p| off(p) <= 2.5), "{refined:?}");
+    }
 
     /// A padded mask 400×300: a face 80×120 with eight pip holes, and a face-down card's white
     /// rim (7 px wide, 90×110, turned 20°) laid against its right side, as one bright region.
