@@ -91,7 +91,9 @@ impl CardDetector {
         out.retain(|d| d.card.is_some() || d.quad.is_some());
         // The centre of each face read is a second witness: a reading it contradicts goes unread,
         // but for one whose suit alone it corrects on a whole card large enough to show its pips'
-        // shape (`witness::suit_from_pips`), named at the bar's confidence. A reading the centre
+        // shape (`witness::suit_from_pips`), or another reading of the corners that the pips
+        // confirm (`read_by_pips`: a small ten of diamonds whose index the network took for the
+        // 8H, its templates for the 10D), named at the bar's confidence. A reading the centre
         // confirms in full is sure (`CONFIRMED_BY_PIPS`).
         for d in &mut out {
             if let (Some(card), Some(quad), Face::Up) = (d.card, d.quad, d.face)
@@ -103,6 +105,9 @@ impl CardDetector {
                 let whole = uncut && long >= PIPS_SHOW_SUIT;
                 if !witness::agrees(card, &centre) {
                     d.card = witness::suit_from_pips(card, &centre).filter(|c| uncut && pips_show_suit_of(*c, long));
+                    if d.card.is_none() {
+                        d.card = self.read_by_pips(frame, &quad, &pre)?.map(|r| r.card);
+                    }
                     if d.card.is_some() {
                         d.confidence = self.config.min_confidence;
                     }

@@ -147,6 +147,12 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
         let even = pieces.iter().all(|&a| (PIP_SPREAD.0 * median..=PIP_SPREAD.1 * median).contains(&a));
         (even && pieces.len() <= 10).then_some(pieces.len() as u8)
     };
+    let pips = match pips {
+        None if red == Some(true) && !figure && !pieces.is_empty() => {
+            red_pips_apart(&redness, bytes, region.cols(), region.rows())?
+        }
+        _ => pips,
+    };
     let suit = if figure { None } else { pip_suit(&labels, &stats, red, area)? };
     let inside =
         |p: &[f32; 2]| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= frame.cols() as f32 && p[1] <= frame.rows() as f32;
@@ -160,9 +166,74 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
 /// than its body and would go.
 /// `redness` is each pixel's red less its larger other channel.
 fn red_bar(redness: &[i32]) -> i32 {
+    40.max(strongest_red(redness) / 2)
+}
+
+/// The centre's strongest redness, all but its reddest 0.5 % (specks of noise).
+fn strongest_red(redness: &[i32]) -> i32 {
     let mut sorted = redness.to_vec();
     let k = sorted.len() - 1 - sorted.len() / 200;
-    40.max(*sorted.select_nth_unstable(k).1 / 2)
+    *sorted.select_nth_unstable(k).1
+}
+
+/// Shares of the strongest redness at which red pips still joined by their halo are looked for
+/// apart, lowest first.
+const APART_BARS: [i32; 3] = [6, 7, 8];
+
+/// The count of red pips that lie joined in chains at `red_bar` (a small blurred card's pips
+/// touch through their halo): the red ink at a higher bar, taken where its pieces are pips: all
+/// about one size, 2 to 10 of them, and laid out as every pip layout is, the same on both
+/// sides of the face's long middle line. A court figure broken into pieces by the same bar is
+/// not mirrored so.
+fn red_pips_apart(redness: &[i32], bytes: &[u8], cols: i32, rows: i32) -> opencv::Result<Option<u8>> {
+    let top = strongest_red(redness);
+    let area = f64::from(cols * rows);
+    for tenths in APART_BARS {
+        let bar = top * tenths / 10;
+        let ink: Vec<u8> = redness
+            .iter()
+            .zip(bytes.chunks_exact(3))
+            .map(|(&r, p)| if r > bar && p[2] > 70 { 255 } else { 0 })
+            .collect();
+        let mask = Mat::new_rows_cols_with_data(rows, cols, &ink)?.try_clone()?;
+        let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+        let n =
+            imgproc::connected_components_with_stats(&mask, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+        let mut pieces = Vec::new();
+        for i in 1..n {
+            let a = f64::from(*stats.at_2d::<i32>(i, imgproc::CC_STAT_AREA)?);
+            if a >= SPECK * area / 2.0 {
+                pieces.push((a, *centroids.at_2d::<f64>(i, 0)?, *centroids.at_2d::<f64>(i, 1)?));
+            }
+        }
+        let largest = pieces.iter().map(|p| p.0).fold(0.0, f64::max);
+        pieces.retain(|p| p.0 >= FRAGMENT * largest);
+        let count = pieces.len();
+        if (2..=10).contains(&count) && even_sizes(&pieces) && mirrored(&pieces, cols, rows) {
+            return Ok(Some(count as u8));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether pieces (area, x, y) are all within `PIP_SPREAD` of their median area.
+fn even_sizes(pieces: &[(f64, f64, f64)]) -> bool {
+    let mut areas: Vec<f64> = pieces.iter().map(|p| p.0).collect();
+    areas.sort_by(f64::total_cmp);
+    let median = areas[areas.len() / 2];
+    areas.iter().all(|&a| (PIP_SPREAD.0 * median..=PIP_SPREAD.1 * median).contains(&a))
+}
+
+/// Whether each piece (area, x, y) has its mirror image across the pieces' own middle line
+/// (the mean of their x; an outline a pixel off shifts the face, not the layout): a piece
+/// within a tenth of the width and a twentieth of the height of where its mirror lies.
+fn mirrored(pieces: &[(f64, f64, f64)], cols: i32, rows: i32) -> bool {
+    let axis = pieces.iter().map(|p| p.1).sum::<f64>() / pieces.len() as f64;
+    pieces.iter().all(|&(_, x, y)| {
+        pieces.iter().any(|&(_, u, v)| {
+            ((2.0 * axis - x) - u).abs() <= f64::from(cols) / 10.0 && (y - v).abs() <= f64::from(rows) / 20.0
+        })
+    })
 }
 
 /// The suit of the pips by their outline (`spade_or_club`, `heart_or_diamond`): each pip of the
@@ -405,6 +476,71 @@ mod tests {
         let seen = centre_of(&face, &[[0.0, 0.0], [160.0, 0.0], [160.0, 224.0], [0.0, 224.0]]).unwrap();
         assert_eq!(seen.pips, Some(2), "{seen:?}");
         assert_eq!(seen.red, Some(true), "{seen:?}");
+    }
+
+    /// Ten strong red diamonds laid out as a ten's pips (four down each side, two between), the
+    /// middle two moved `shift` pixels off the face's middle line. Pink bands join some of them
+    /// as a small blurred card's halo does (redness 95 to the pips' 170): the left column into
+    /// one chain, the right one into two pairs.
+    fn ten_in_chains(shift: i32) -> Mat {
+        let mut face = Mat::new_rows_cols_with_default(224, 160, core::CV_8UC3, core::Scalar::all(235.0)).unwrap();
+        let pink = core::Scalar::new(130.0, 130.0, 225.0, 0.0);
+        for (x, top, bottom) in [(50, 40, 184), (110, 40, 85), (110, 139, 184)] {
+            let band = core::Rect::new(x - 4, top, 8, bottom - top);
+            imgproc::rectangle(&mut face, band, pink, -1, imgproc::LINE_8, 0).unwrap();
+        }
+        let red = core::Scalar::new(40.0, 40.0, 210.0, 0.0);
+        let column = [40, 85, 139, 184];
+        let pips = column.iter().flat_map(|&y| [(50, y), (110, y)]).chain([(80 + shift, 62), (80 + shift, 162)]);
+        for (x, y) in pips {
+            let diamond: core::Vector<core::Point> = [(x, y - 16), (x + 11, y), (x, y + 16), (x - 11, y)]
+                .into_iter()
+                .map(|(x, y)| core::Point::new(x, y))
+                .collect();
+            imgproc::fill_convex_poly_def(&mut face, &diamond, red).unwrap();
+        }
+        face
+    }
+
+    #[test]
+    fn red_pips_chained_by_their_halo_are_counted_at_a_higher_bar_where_both_sides_mirror() {
+        let seen = centre_of_face(&ten_in_chains(0));
+        assert_eq!(seen.pips, Some(10), "{seen:?}");
+        // The middle pips off the middle line by 8 of the centre's 106 pixels: laid out as no
+        // pip card is, no count.
+        let seen = centre_of_face(&ten_in_chains(8));
+        assert_eq!(seen.pips, None, "{seen:?}");
+    }
+
+    #[test]
+    fn small_blurred_faces_of_many_decks_show_no_count_but_their_rank() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let (mut wrong, mut counted) = (Vec::new(), 0);
+        for k in 0..12 {
+            let style = random_face_style(&mut rng, &[]);
+            for card in Card::deck() {
+                let face = draw_face(card, &style, 200).unwrap();
+                // Shrunk to a patience video's 38 px across, blurred, and seen at the witness's size.
+                let width = 36 + k % 4;
+                let height = face.rows() * width / face.cols();
+                let (mut small, mut blurred) = (Mat::default(), Mat::default());
+                imgproc::resize(&face, &mut small, core::Size::new(width, height), 0.0, 0.0, imgproc::INTER_AREA)
+                    .unwrap();
+                imgproc::gaussian_blur_def(&small, &mut blurred, core::Size::new(3, 3), 0.6).unwrap();
+                let seen = centre_of_face(&blurred);
+                let rank = card.rank.value();
+                // Court cards are left out: some decks draw them as a letter beside pips.
+                match seen.pips {
+                    Some(n) if (2..=10).contains(&rank) && n != rank => {
+                        wrong.push(format!("{card} {:?}: {seen:?}", style.layout))
+                    }
+                    Some(_) if (8..=10).contains(&rank) && card.suit.is_red() => counted += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        eprintln!("red 8 to 10 counted {counted}");
     }
 
     /// The centre of a whole face as the witness sees it.

@@ -418,6 +418,21 @@ impl CardDetector {
         self.read_outline_by_templates(frame, quad)
     }
 
+    /// The card whose pips and one of its corner readings (the network's or the templates')
+    /// agree, given at the bar's confidence (`confirmed_by_pips`), for a whole outline whose
+    /// chosen reading the centre contradicts: the corners' other readings are the candidates.
+    pub(in crate::vision::cards) fn read_by_pips(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<IndexReading>> {
+        let mut readings = self.both_corners(frame, quad, pre)?;
+        readings.extend(self.read_outline_by_templates(frame, quad)?.0);
+        let found = self.confirmed_by_pips(frame, quad, (readings, Vec::new()))?;
+        Ok(found.and_then(|(readings, _)| readings.first().copied()))
+    }
+
     /// The one reading of an outline's corners that the centre's pips confirm
     /// (`witness::counted`), given the bar's confidence, with its box; asked of a whole card
     /// large enough to show its pips' shape.
