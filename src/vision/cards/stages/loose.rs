@@ -45,7 +45,7 @@ const SMALL_INDEX: f32 = 13.0;
 /// How surely a loose index must be read where nothing else speaks for its reading: inside a
 /// card taken for face down (`add_loose_indices`), or small and black with no outline round it
 /// (`names_alone`).
-const SURE_LOOSE: f32 = 0.8;
+pub(in crate::vision::cards) const SURE_LOOSE: f32 = 0.8;
 
 /// Whether a loose index, found with no outline round it, names its card by itself: a small one
 /// of a black suit only when read surely (`SURE_LOOSE`). At webcam sizes a spade's index

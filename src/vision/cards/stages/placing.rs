@@ -6,6 +6,7 @@
 use opencv::prelude::*;
 
 use super::corners::{CornerReadings, PIPS_SHOW_SPADE, combine, pips_show_suit_of};
+use super::loose::SURE_LOOSE;
 use crate::cards::Card;
 use crate::vision::cards::detector::CardDetector;
 use crate::vision::cards::picture::pixels::rectify_sized;
@@ -143,14 +144,20 @@ impl CardDetector {
     ) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
         for quad in cascades {
-            let ends = self.split_pair(frame, &quad, pre)?.into_iter().flatten();
+            let (ends, lone) = match self.split_pair(frame, &quad, pre)? {
+                Some(pair) => (pair.map(Some), false),
+                None => (self.lone_face_end(frame, &quad, pre)?, true),
+            };
             // Each end was read by its outer corner; its inner corner lies over the cards between.
-            for (mut end, inner) in ends.zip(INNER_CORNERS) {
+            for (end, inner) in ends.into_iter().zip(INNER_CORNERS) {
+                let Some(mut end) = end else { continue };
                 // The end card lying under the others shows only a strip: its card-long quad
                 // would hide the strips of the cards between from the index search.
+                // An end alone read, whose inner corner does not read it, has one corner read
+                // and nothing else speaking for it, as a loose index has (`SURE_LOOSE`).
                 if self.lies_under(frame, &end, inner, pre)? {
                     end.quad = None;
-                    if end.confidence < UNDER_END_SURE {
+                    if end.confidence < if lone { SURE_LOOSE } else { UNDER_END_SURE } {
                         continue;
                     }
                 }
@@ -158,6 +165,41 @@ impl CardDetector {
             }
         }
         Ok(out)
+    }
+
+    /// The one end of a cascade that reads a card by its outer corner where the other reads
+    /// none: a face lying on a pile of backs fanned out from under it (a patience column). Two
+    /// ends that both read are `split_pair`'s to judge: the same card at both is one card seen
+    /// slanted. A close-up patience video's queen of diamonds, 190 px long, lay on two backs
+    /// fanned up and to the side: the cascade's outline ran askew along her, so that her end's
+    /// inner corner missed her index, and her outer corner read QD 0.85.
+    fn lone_face_end(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<[Option<CardDetection>; 2]> {
+        let Some(ends) = pair_ends(quad) else {
+            return Ok([None, None]);
+        };
+        let mut found = [None, None];
+        for (k, (end, corner)) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]).enumerate() {
+            if let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? {
+                found[k] = Some(CardDetection {
+                    card: Some(reading.card),
+                    face: Face::Up,
+                    confidence: reading.confidence,
+                    quad: Some(end),
+                    index_boxes: vec![index_box],
+                });
+            }
+        }
+        let sure = |d: &Option<CardDetection>| d.as_ref().is_some_and(|d| d.confidence >= self.config.min_confidence);
+        Ok(match (sure(&found[0]), sure(&found[1]), &found) {
+            (true, false, [_, None]) => [found[0].take(), None],
+            (false, true, [None, _]) => [None, found[1].take()],
+            _ => [None, None],
+        })
     }
 
     /// An outline that is two cards overlapping end to end, as its two ends (an end lying under
