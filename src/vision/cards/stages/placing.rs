@@ -110,26 +110,44 @@ impl CardDetector {
         quad: &Quad,
         pre: &CornerReadings,
     ) -> opencv::Result<Option<[CardDetection; 2]>> {
+        Ok(self.ends_read(frame, quad, pre)?.and_then(|ends| self.pair_of(&ends)))
+    }
+
+    /// Each end of a long outline (`pair_ends`) as a card of its own, where its outer corner
+    /// reads one; `None` for an outline too short to hold two.
+    fn ends_read(
+        &self,
+        frame: &Mat,
+        quad: &Quad,
+        pre: &CornerReadings,
+    ) -> opencv::Result<Option<[Option<CardDetection>; 2]>> {
         let Some(ends) = pair_ends(quad) else {
             return Ok(None);
         };
-        let mut found = Vec::new();
-        for (end, corner) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]) {
-            let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? else {
-                return Ok(None);
-            };
-            if reading.confidence < self.config.min_confidence {
-                return Ok(None);
+        let mut found = [None, None];
+        for (k, (end, corner)) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]).enumerate() {
+            if let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? {
+                found[k] = Some(CardDetection {
+                    card: Some(reading.card),
+                    face: Face::Up,
+                    confidence: reading.confidence,
+                    quad: Some(end),
+                    index_boxes: vec![index_box],
+                });
             }
-            found.push(CardDetection {
-                card: Some(reading.card),
-                face: Face::Up,
-                confidence: reading.confidence,
-                quad: Some(end),
-                index_boxes: vec![index_box],
-            });
         }
-        Ok(two_cards(found))
+        Ok(Some(found))
+    }
+
+    /// Two ends both read at the bar, two different cards.
+    fn pair_of(&self, ends: &[Option<CardDetection>; 2]) -> Option<[CardDetection; 2]> {
+        let read: Vec<CardDetection> = ends.iter().flatten().filter(|d| self.sure(d)).cloned().collect();
+        two_cards(read)
+    }
+
+    /// Whether an end is read at the reader's bar.
+    fn sure(&self, end: &CardDetection) -> bool {
+        end.confidence >= self.config.min_confidence
     }
 }
 
@@ -144,9 +162,10 @@ impl CardDetector {
     ) -> opencv::Result<Vec<CardDetection>> {
         let mut out = Vec::new();
         for quad in cascades {
-            let (ends, lone) = match self.split_pair(frame, &quad, pre)? {
+            let Some(read) = self.ends_read(frame, &quad, pre)? else { continue };
+            let (ends, lone) = match self.pair_of(&read) {
                 Some(pair) => (pair.map(Some), false),
-                None => (self.lone_face_end(frame, &quad, pre)?, true),
+                None => (self.lone_face_end(read), true),
             };
             // Each end was read by its outer corner; its inner corner lies over the cards between.
             for (end, inner) in ends.into_iter().zip(INNER_CORNERS) {
@@ -169,37 +188,16 @@ impl CardDetector {
 
     /// The one end of a cascade that reads a card by its outer corner where the other reads
     /// none: a face lying on a pile of backs fanned out from under it (a patience column). Two
-    /// ends that both read are `split_pair`'s to judge: the same card at both is one card seen
+    /// ends that both read are `pair_of`'s to judge: the same card at both is one card seen
     /// slanted. A close-up patience video's queen of diamonds, 190 px long, lay on two backs
     /// fanned up and to the side: the cascade's outline ran askew along her, so that her end's
     /// inner corner missed her index, and her outer corner read QD 0.85.
-    fn lone_face_end(
-        &self,
-        frame: &Mat,
-        quad: &Quad,
-        pre: &CornerReadings,
-    ) -> opencv::Result<[Option<CardDetection>; 2]> {
-        let Some(ends) = pair_ends(quad) else {
-            return Ok([None, None]);
-        };
-        let mut found = [None, None];
-        for (k, (end, corner)) in ends.into_iter().zip([Corner::TopLeft, Corner::BottomRight]).enumerate() {
-            if let Some((reading, index_box)) = self.read_corner_at(frame, &end, corner, pre)? {
-                found[k] = Some(CardDetection {
-                    card: Some(reading.card),
-                    face: Face::Up,
-                    confidence: reading.confidence,
-                    quad: Some(end),
-                    index_boxes: vec![index_box],
-                });
-            }
-        }
-        let sure = |d: &Option<CardDetection>| d.as_ref().is_some_and(|d| d.confidence >= self.config.min_confidence);
-        Ok(match (sure(&found[0]), sure(&found[1]), &found) {
-            (true, false, [_, None]) => [found[0].take(), None],
-            (false, true, [None, _]) => [None, found[1].take()],
+    fn lone_face_end(&self, ends: [Option<CardDetection>; 2]) -> [Option<CardDetection>; 2] {
+        match ends {
+            [Some(a), None] if self.sure(&a) => [Some(a), None],
+            [None, Some(b)] if self.sure(&b) => [None, Some(b)],
             _ => [None, None],
-        })
+        }
     }
 
     /// An outline that is two cards overlapping end to end, as its two ends (an end lying under
