@@ -84,7 +84,8 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     let half = pixels / 2;
     let redness: Vec<i32> =
         bytes.chunks_exact(3).map(|p| i32::from(p[2]) - i32::from(p[0]).max(i32::from(p[1]))).collect();
-    let red_bar = red_bar(&redness);
+    let strongest = strongest_red(&redness);
+    let red_bar = red_bar(strongest);
     for (k, p) in bytes.chunks_exact(3).enumerate() {
         let (b, g, r) = (i32::from(p[0]), i32::from(p[1]), i32::from(p[2]));
         let is_red = redness[k] > red_bar && r > 70;
@@ -143,13 +144,11 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     } else if pieces.len() == 1 {
         (largest > ACE_PIP * area).then_some(1)
     } else {
-        let median = pieces[pieces.len() / 2];
-        let even = pieces.iter().all(|&a| (PIP_SPREAD.0 * median..=PIP_SPREAD.1 * median).contains(&a));
-        (even && pieces.len() <= 10).then_some(pieces.len() as u8)
+        (even_sizes(&pieces) && pieces.len() <= 10).then_some(pieces.len() as u8)
     };
     let pips = match pips {
         None if red == Some(true) && !figure && !pieces.is_empty() => {
-            red_pips_apart(&redness, bytes, region.cols(), region.rows())?
+            red_pips_apart(&redness, strongest, bytes, region.cols(), region.rows())?
         }
         _ => pips,
     };
@@ -164,12 +163,13 @@ pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
 /// their pink halo lies between pips at half their strength and would join them into one
 /// piece, counted as a drawing. Black ink keeps the one bar: a spade's thin stem is fainter
 /// than its body and would go.
-/// `redness` is each pixel's red less its larger other channel.
-fn red_bar(redness: &[i32]) -> i32 {
-    40.max(strongest_red(redness) / 2)
+/// `strongest` is the centre's strongest redness (`strongest_red`).
+fn red_bar(strongest: i32) -> i32 {
+    40.max(strongest / 2)
 }
 
-/// The centre's strongest redness, all but its reddest 0.5 % (specks of noise).
+/// The centre's strongest redness, all but its reddest 0.5 % (specks of noise); `redness` is
+/// each pixel's red less its larger other channel.
 fn strongest_red(redness: &[i32]) -> i32 {
     let mut sorted = redness.to_vec();
     let k = sorted.len() - 1 - sorted.len() / 200;
@@ -185,8 +185,7 @@ const APART_BARS: [i32; 3] = [6, 7, 8];
 /// about one size, 2 to 10 of them, and laid out as every pip layout is, the same on both
 /// sides of the face's long middle line. A court figure broken into pieces by the same bar is
 /// not mirrored so.
-fn red_pips_apart(redness: &[i32], bytes: &[u8], cols: i32, rows: i32) -> opencv::Result<Option<u8>> {
-    let top = strongest_red(redness);
+fn red_pips_apart(redness: &[i32], top: i32, bytes: &[u8], cols: i32, rows: i32) -> opencv::Result<Option<u8>> {
     let area = f64::from(cols * rows);
     for tenths in APART_BARS {
         let bar = top * tenths / 10;
@@ -209,16 +208,18 @@ fn red_pips_apart(redness: &[i32], bytes: &[u8], cols: i32, rows: i32) -> opencv
         let largest = pieces.iter().map(|p| p.0).fold(0.0, f64::max);
         pieces.retain(|p| p.0 >= FRAGMENT * largest);
         let count = pieces.len();
-        if (2..=10).contains(&count) && even_sizes(&pieces) && mirrored(&pieces, cols, rows) {
+        let areas: Vec<f64> = pieces.iter().map(|p| p.0).collect();
+        if (2..=10).contains(&count) && even_sizes(&areas) && mirrored(&pieces, cols, rows) {
             return Ok(Some(count as u8));
         }
     }
     Ok(None)
 }
 
-/// Whether pieces (area, x, y) are all within `PIP_SPREAD` of their median area.
-fn even_sizes(pieces: &[(f64, f64, f64)]) -> bool {
-    let mut areas: Vec<f64> = pieces.iter().map(|p| p.0).collect();
+/// Whether pieces' areas are all within `PIP_SPREAD` of their median (pips of one card are
+/// all about one size); `areas` is not empty.
+fn even_sizes(areas: &[f64]) -> bool {
+    let mut areas = areas.to_vec();
     areas.sort_by(f64::total_cmp);
     let median = areas[areas.len() / 2];
     areas.iter().all(|&a| (PIP_SPREAD.0 * median..=PIP_SPREAD.1 * median).contains(&a))

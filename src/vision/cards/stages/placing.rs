@@ -174,9 +174,10 @@ impl CardDetector {
                 // would hide the strips of the cards between from the index search.
                 // An end alone read, whose inner corner does not read it, has one corner read
                 // and nothing else speaking for it, as a loose index has (`SURE_LOOSE`).
+                let bar = if lone { SURE_LOOSE } else { UNDER_END_SURE };
                 if self.lies_under(frame, &end, inner, pre)? {
                     end.quad = None;
-                    if end.confidence < if lone { SURE_LOOSE } else { UNDER_END_SURE } {
+                    if end.confidence < bar {
                         continue;
                     }
                 }
