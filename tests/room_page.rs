@@ -174,7 +174,7 @@ fn status_of(address: &str, request: &str) -> String {
 fn the_room_page_in_chromium_shows_each_ruling_within_a_second() {
     let work = tempfile::tempdir().unwrap();
     let views = work.path().join("game.views");
-    // Four seconds of lead at four times real speed: a second for Chromium to open the page.
+    // Four seconds of lead at four times real speed, for Chromium to open the page.
     write_views(&views, 36, 16_000);
     let book = work.path().join("book.sqlite");
     let tonight = card_referee::scorebook::clock::utc_time(std::time::SystemTime::now());
@@ -220,14 +220,19 @@ fn the_room_page_in_chromium_shows_each_ruling_within_a_second() {
     let shown_frame = |browser: &mut Browser| {
         browser.eval("document.body.dataset.lastFrame").as_str().and_then(|s| s.parse::<u64>().ok())
     };
+    // A cold Chromium on a fresh machine may take seconds to build its caches and open the
+    // page: rulings said before the page first heard from the server must show, but are not
+    // timed.
+    let connected = connected_at(&mut browser);
     let mut latencies = Vec::new();
     let mut failure = None;
     let deadline = Instant::now() + Duration::from_secs(60);
     while let Ok((frame, printed)) = commits.recv_timeout(Duration::from_secs(10)) {
-        // The page connects during the lead: rulings from then on are timed.
         loop {
             if shown_frame(&mut browser).is_some_and(|shown| shown >= frame) {
-                latencies.push(printed.elapsed());
+                if printed >= connected {
+                    latencies.push((printed.elapsed(), frame));
+                }
                 break;
             }
             if printed.elapsed() > Duration::from_secs(3) || Instant::now() > deadline {
@@ -253,17 +258,33 @@ fn the_room_page_in_chromium_shows_each_ruling_within_a_second() {
     }
 }
 
-/// What the page must show by the end, and how fast it showed each ruling.
-fn check_page(text: &str, latencies: &[Duration]) -> Result<(), String> {
+/// When the page first showed a message from the server (its footer says when it was updated).
+fn connected_at(browser: &mut Browser) -> Instant {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let footer = browser.eval("document.getElementById('link').textContent");
+        if footer.as_str().is_some_and(|text| text.starts_with("Updated")) {
+            return Instant::now();
+        }
+        assert!(Instant::now() < deadline, "the page never heard from the server in 30 s: {footer}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// What the page must show by the end, and how fast it showed each ruling (with its frame).
+fn check_page(text: &str, latencies: &[(Duration, u64)]) -> Result<(), String> {
     if latencies.len() < 10 {
         return Err(format!("only {} rulings timed on the page", latencies.len()));
     }
     let mut sorted = latencies.to_vec();
     sorted.sort();
-    let (median, worst) = (sorted[sorted.len() / 2], sorted[sorted.len() - 1]);
-    eprintln!("{} rulings on the page: median {median:?}, slowest {worst:?} after the referee said them", sorted.len());
+    let (median, (worst, frame)) = (sorted[sorted.len() / 2].0, sorted[sorted.len() - 1]);
+    eprintln!(
+        "{} rulings on the page: median {median:?}, slowest {worst:?} (frame {frame}) after the referee said them",
+        sorted.len()
+    );
     if worst > Duration::from_secs(1) {
-        return Err(format!("a ruling took {worst:?} to reach the page"));
+        return Err(format!("the ruling of frame {frame} took {worst:?} to reach the page"));
     }
     for expected in ["Omphala: Alice, Bob", "to play", "Front Row card", "last rulings", "tonight"] {
         // Headings are shown in capitals.

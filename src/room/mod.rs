@@ -148,3 +148,33 @@ fn read_book(shared: &Shared, path: &std::path::Path) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// What the event stream has sent within `wait`, read from a raw connection.
+    fn events_within(room: &Room, wait: Duration) -> String {
+        let mut stream = std::net::TcpStream::connect(room.address()).unwrap();
+        stream.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        stream.set_read_timeout(Some(wait)).unwrap();
+        let mut seen = Vec::new();
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = stream.read(&mut chunk) {
+            seen.extend_from_slice(&chunk[..n]);
+        }
+        String::from_utf8_lossy(&seen).into_owned()
+    }
+
+    #[test]
+    fn the_event_stream_sends_the_current_message_first_and_asks_a_dropped_page_back_within_a_second() {
+        let room = Room::serve("127.0.0.1:0", None).unwrap();
+        let sent = events_within(&room, Duration::from_millis(500));
+        assert!(sent.contains("text/event-stream"), "{sent}");
+        assert!(sent.contains("event: room"), "{sent}");
+        assert!(sent.contains("\"live\""), "{sent}");
+        let retry = sent.lines().find_map(|l| l.strip_prefix("retry: ")).expect("no retry hint");
+        assert!(retry.trim().parse::<u64>().is_ok_and(|ms| ms <= 1000), "{sent}");
+    }
+}

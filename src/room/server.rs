@@ -22,6 +22,9 @@ const POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 
 
 type Pages = watch::Receiver<Arc<str>>;
 
+/// How soon a page whose event stream dropped connects again.
+const RETRY: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Serves until `stopped` fires (or its sender is dropped).
 pub fn run(listener: std::net::TcpListener, pages: Pages, stopped: oneshot::Receiver<()>) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build() {
@@ -65,7 +68,9 @@ async fn page() -> impl IntoResponse {
 }
 
 async fn events(State(pages): State<Pages>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let stream = WatchStream::new(pages).map(|text| Ok(Event::default().event("room").data(&*text)));
+    // A page whose connection drops asks again after half a second, not the browser's default
+    // of seconds, and hears the current message first.
+    let stream = WatchStream::new(pages).map(|text| Ok(Event::default().event("room").retry(RETRY).data(&*text)));
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
