@@ -207,10 +207,16 @@ const DRIFT_RESPONSE: f64 = 0.2;
 
 /// How far, in cells, the picture moved from `previous` to `grey` as a whole (zero when it did
 /// not clearly move as one).
+///
+/// Both are cut to an even width and height first: OpenCV's phase correlation is half a cell
+/// off along a side of odd length that its Fourier transform takes as it is (81, 3 to the
+/// fourth: a 336×656 phone video's cells across), and that half cell, taken for the camera's
+/// drift frame after frame, moved every card's expected place away from the card.
 fn drift(previous: &Mat, grey: &Mat) -> opencv::Result<(f64, f64)> {
+    let even = core::Rect::new(0, 0, grey.cols() / 2 * 2, grey.rows() / 2 * 2);
     let (mut a, mut b) = (Mat::default(), Mat::default());
-    previous.convert_to(&mut a, core::CV_32F, 1.0, 0.0)?;
-    grey.convert_to(&mut b, core::CV_32F, 1.0, 0.0)?;
+    Mat::roi(previous, even)?.convert_to(&mut a, core::CV_32F, 1.0, 0.0)?;
+    Mat::roi(grey, even)?.convert_to(&mut b, core::CV_32F, 1.0, 0.0)?;
     let mut response = 0.0;
     let p = imgproc::phase_correlate(&a, &b, &core::no_array(), Some(&mut response))?;
     let small = p.x.abs() < MAX_DRIFT && p.y.abs() < MAX_DRIFT && p.x.hypot(p.y) > 0.25;
@@ -353,6 +359,37 @@ mod tests {
         assert!(map.still());
         assert_eq!(map.busy_share(&rect(150.0, 120.0, 100.0, 100.0)), 0.0);
         assert!(map.skin_share(&rect(220.0, 120.0, 60.0, 100.0)) > 0.9);
+    }
+
+    /// A speckled table, like stone or worn felt, `dx` pixels to the right of where it was.
+    fn speckled(width: i32, height: i32, dx: i32) -> Mat {
+        let mut m = Mat::new_rows_cols_with_default(height, width, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
+        let mut seed = 7u64;
+        for _ in 0..width * height / 60 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (x, y) = ((seed >> 33) as i32 % (width + 40) - 20, (seed >> 13) as i32 % height);
+            let grey = 100.0 + (seed % 120) as f64;
+            let centre = core::Point::new(x + dx, y.abs());
+            imgproc::circle(&mut m, centre, 3, core::Scalar::all(grey), -1, imgproc::LINE_8, 0).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn the_camera_s_drift_is_measured_whatever_the_number_of_cells_across() {
+        // 336 × 656 gives 81 cells across (odd, and a size the Fourier transform takes as it
+        // is); 368 × 656 gives 89; 1280 × 720 gives 160.
+        for (w, h) in [(336, 656), (368, 656), (1280, 720)] {
+            let mut map = ActivityMap::new(30.0, false);
+            map.measure(&speckled(w, h, 0)).unwrap();
+            map.measure(&speckled(w, h, 0)).unwrap();
+            assert_eq!((map.shift().x, map.shift().y), (0.0, 0.0), "{w}×{h} standing still");
+            let cell = f64::from(w.max(h)) / f64::from(CELLS_LONG);
+            let dx = (3.0 * cell).round() as i32 / 2;
+            map.measure(&speckled(w, h, dx)).unwrap();
+            let shift = map.shift();
+            assert!((shift.x - f64::from(dx)).abs() < 0.3 * cell && shift.y.abs() < 0.3 * cell, "{w}×{h}: {shift:?}");
+        }
     }
 
     #[test]
