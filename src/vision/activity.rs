@@ -367,9 +367,12 @@ mod tests {
         let mut seed = 7u64;
         for _ in 0..width * height / 60 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let (x, y) = ((seed >> 33) as i32 % (width + 40) - 20, (seed >> 13) as i32 % height);
+            // Speckles from 20 px left of the picture to 20 px right of it, so that a shift
+            // brings new ones in.
+            let x = ((seed >> 33) % (width as u64 + 40)) as i32 - 20;
+            let y = ((seed >> 13) % height as u64) as i32;
             let grey = 100.0 + (seed % 120) as f64;
-            let centre = core::Point::new(x + dx, y.abs());
+            let centre = core::Point::new(x + dx, y);
             imgproc::circle(&mut m, centre, 3, core::Scalar::all(grey), -1, imgproc::LINE_8, 0).unwrap();
         }
         m
