@@ -97,6 +97,8 @@ impl TrackConfig {
 const MATCH_LENGTHS: f64 = 0.45;
 /// The two index corners of a card lie about a card's length apart, diagonally.
 const OTHER_CORNER: f64 = 1.15;
+/// An index this many card lengths or nearer a corner of an outline is printed in that corner.
+const CORNER_LENGTHS: f64 = 0.3;
 /// A card that strays less than this many card lengths from where it lay still is lying still.
 const JITTER_LENGTHS: f64 = 0.08;
 /// A settled card whose still place is this many card lengths from the shown one has moved.
@@ -158,6 +160,12 @@ impl Seen {
 /// labelled names and reported a change while nothing moved.
 fn card_shaped(q: &[Pt; 4]) -> bool {
     (0.6..=0.82).contains(&witness::proportion(&q.map(|p| [p.x as f32, p.y as f32])))
+}
+
+/// Whether `p`, an index's centre, lies at one of the outline's corners, where a card's index
+/// is printed (about a seventh of a card's length in from the corner).
+fn at_a_corner(q: &[Pt; 4], p: Pt, scale: f64) -> bool {
+    q.iter().any(|c| c.distance(p) < CORNER_LENGTHS * scale)
 }
 
 fn centre(q: &[Pt; 4]) -> Pt {
@@ -420,6 +428,16 @@ impl CardTracker {
                 if track.under.is_some() {
                     continue;
                 }
+                // A card's index lies at a corner of its outline: an index elsewhere over an
+                // outline is another card's (one taken off it, or lying on it).
+                let apart = match (s.outline, track.outline) {
+                    (true, false) => !at_a_corner(&s.region, track.still_at, scale),
+                    (false, true) => !at_a_corner(&track.region, s.centre, scale),
+                    _ => false,
+                };
+                if apart {
+                    continue;
+                }
                 let d = s.centre.distance(centre(&track.region));
                 // An index inside a card's outline is that card's, either way round.
                 let inside = (!s.outline && track.outline && quad_contains(&track.region, s.centre))
@@ -467,7 +485,13 @@ impl CardTracker {
             track.region = s.region;
             track.outline = s.outline;
         }
-        if moving {
+        // A card read again where it lay still, as the card its readings name, lies still
+        // however busy its part of the picture: a hand-held camera's drift over sharp ink, or a
+        // hand beside it, changes cells there while the card stays put.
+        let steady = track.quiet > 0
+            && centre_now.distance(track.still_at) < JITTER_LENGTHS * scale
+            && s.reading.is_some_and(|(c, _)| track.leading().is_none_or(|l| l == c));
+        if moving && !steady {
             track.quiet = 0;
             track.disturbed = true;
             if track.shown.is_none() {
@@ -546,8 +570,10 @@ impl CardTracker {
         if track.quiet >= config.quiet_frames {
             let look = Look::of(frame, &track.region)?;
             // Still again after a hand was over it, and looking otherwise: a hand may have
-            // swapped the card, so the name waits for a fresh reading to agree with it.
-            if track.disturbed && track.look.as_ref().is_some_and(|was| !was.same(&look)) {
+            // swapped the card, so the name waits for a fresh reading to agree with it (this
+            // sighting's may be one).
+            let agrees = !repeated && s.reading.is_some_and(|(c, _)| track.leading() == Some(c));
+            if track.disturbed && !agrees && track.look.as_ref().is_some_and(|was| !was.same(&look)) {
                 track.unconfirmed = true;
             }
             track.disturbed = false;
@@ -575,13 +601,18 @@ impl CardTracker {
         if self.busy(&region) {
             // Still, little of it like a hand, and looking otherwise: another card may lie there
             // (its figure's colours pass for skin), so the name waits for a reading to agree.
-            let swapped = !self.moving(&region)
-                && self.activity.skin_share(&region) < RESTING_HAND
+            let still = !self.moving(&region) && self.activity.skin_share(&region) < RESTING_HAND;
+            let swapped = still
                 && match &self.tracks[t].look {
                     Some(was) => !was.same(&Look::of(frame, &region)?),
                     None => false,
                 };
             let track = &mut self.tracks[t];
+            // Still and looking as it did: a card whose red pips or figure pass for skin, left
+            // unread in this frame, lies where it lay.
+            if still && !swapped && track.look.is_some() {
+                return Ok(());
+            }
             track.quiet = 0;
             track.disturbed = true;
             track.unconfirmed |= swapped && track.shown.is_some();
@@ -603,7 +634,8 @@ impl CardTracker {
             return Ok(());
         }
         track.missing += 1;
-        let limit = if track.shown.is_some() { self.config.missing_frames } else { 1 };
+        let limit =
+            if track.shown.is_some() && (track.outline || !track.covered) { self.config.missing_frames } else { 1 };
         if track.missing >= limit {
             if track.shown.is_some() {
                 changes.push(self.change(t, ChangeKind::Left));
@@ -726,7 +758,11 @@ impl CardTracker {
                 // An index alone inside a shown card's outline is that card's corner, or a card
                 // half under it that the reader cannot tell from it: it waits.
                 let inside = |o: &CardTrack| {
-                    o.outline && o.shown.is_some() && card_shaped(&o.region) && quad_contains(&o.region, track.still_at)
+                    o.outline
+                        && o.shown.is_some()
+                        && card_shaped(&o.region)
+                        && quad_contains(&o.region, track.still_at)
+                        && at_a_corner(&o.region, track.still_at, scale)
                 };
                 if !track.outline && self.tracks.iter().any(inside) {
                     continue;
@@ -954,6 +990,65 @@ mod tests {
             t.push(&m, &[d]).unwrap();
         }
         assert_eq!(t.view().loose[0].face, Face::Up);
+    }
+
+    fn index_only(code: &str, x: i32, y: i32) -> CardDetection {
+        CardDetection {
+            card: Some(card(code)),
+            face: SeenFace::Up,
+            confidence: 0.9,
+            quad: None,
+            index_boxes: vec![[x, y, 12, 24]],
+        }
+    }
+
+    #[test]
+    fn a_card_read_where_it_lies_settles_while_a_hand_works_over_its_corner() {
+        let mut t = tracker();
+        let mut changes = Vec::new();
+        for k in 0..8 {
+            // A hand comes and goes over the card's far corner: a fifth of its cells change.
+            let hand = (k % 2 == 1).then(|| Rect::new(240, 390, 80, 60));
+            changes.extend(t.push(&frame(&[(200, 300)], hand), &[seen(Some("5H"), 200, 300, 0.9)]).unwrap());
+        }
+        assert_eq!(kinds(&changes), vec![ChangeKind::Appeared], "{changes:?}");
+        assert_eq!(t.view().loose[0].card, Some(card("5H")));
+    }
+
+    #[test]
+    fn an_index_away_from_an_outline_s_corners_is_another_card_s() {
+        let mut t = tracker();
+        let m = frame(&[(200, 300)], None);
+        // A queen followed by her index alone, lying over the middle of a card's left side.
+        let first = feed(&mut t, &m, &[index_only("QD", 222, 355)], 4);
+        assert_eq!(first.last().and_then(|c| c.card.card), Some(card("QD")));
+        // She is taken away: the card under her shows its outline, unread.
+        let later = feed(&mut t, &m, &[seen(None, 200, 300, 0.0)], 5);
+        assert!(
+            later.iter().any(|c| c.kind == ChangeKind::Left && c.card.card == Some(card("QD"))),
+            "the queen left: {later:?}"
+        );
+        assert!(t.view().loose.iter().all(|c| c.card.is_none()), "no card there is named: {later:?}");
+    }
+
+    #[test]
+    fn a_card_followed_by_its_index_leaves_with_the_hand_that_took_it() {
+        let mut t = tracker();
+        let bare = frame(&[], None);
+        let mut m = bare.clone();
+        imgproc::rectangle(&mut m, Rect::new(200, 300, 90, 130), Scalar::all(235.0), -1, imgproc::LINE_8, 0).unwrap();
+        feed(&mut t, &m, &[index_only("9S", 205, 305)], 4);
+        let hand = frame(&[], Some(Rect::new(150, 250, 200, 230)));
+        let covered = feed(&mut t, &hand, &[], 3);
+        assert_eq!(kinds(&covered), vec![ChangeKind::Covered]);
+        // The hand went with the card: the first frame its place is quiet again, it is gone.
+        let mut after = Vec::new();
+        let mut frames = 0;
+        while !after.iter().any(|c: &Change| c.kind == ChangeKind::Left) && frames < 10 {
+            after.extend(t.push(&bare, &[]).unwrap());
+            frames += 1;
+        }
+        assert!(frames <= 4, "left after {frames} frames: {after:?}");
     }
 
     #[test]
