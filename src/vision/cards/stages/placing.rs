@@ -163,13 +163,21 @@ impl CardDetector {
         let mut out = Vec::new();
         for quad in cascades {
             let Some(read) = self.ends_read(frame, &quad, pre)? else { continue };
-            let (ends, lone) = match self.pair_of(&read) {
-                Some(pair) => (pair.map(Some), false),
-                None => (self.lone_face_end(read), true),
+            let (ends, lone, whole) = match self.pair_of(&read) {
+                Some(pair) => (pair.map(Some), false, false),
+                None => {
+                    let (ends, whole) = self.lone_face_end(frame, read, pre)?;
+                    (ends, true, whole)
+                }
             };
             // Each end was read by its outer corner; its inner corner lies over the cards between.
             for (end, inner) in ends.into_iter().zip(INNER_CORNERS) {
                 let Some(mut end) = end else { continue };
+                // A face whose centre shows all its pips lies on top, whatever its inner corner.
+                if whole {
+                    out.push(end);
+                    continue;
+                }
                 // The end card lying under the others shows only a strip: its card-long quad
                 // would hide the strips of the cards between from the index search.
                 // An end alone read, whose inner corner does not read it, has one corner read
@@ -193,12 +201,38 @@ impl CardDetector {
     /// slanted. A close-up patience video's queen of diamonds, 190 px long, lay on two backs
     /// fanned up and to the side: the cascade's outline ran askew along her, so that her end's
     /// inner corner missed her index, and her outer corner read QD 0.85.
-    fn lone_face_end(&self, ends: [Option<CardDetection>; 2]) -> [Option<CardDetection>; 2] {
-        match ends {
-            [Some(a), None] if self.sure(&a) => [Some(a), None],
-            [None, Some(b)] if self.sure(&b) => [None, Some(b)],
-            _ => [None, None],
+    /// A face end shows whole where its centre counts as many clean pips as its reading's rank
+    /// (`true`): a face showing all its pips lies on top of the cards it ends, whatever its inner
+    /// corner, which lies over them, reads. An end read below the bar stands where the pips
+    /// confirm a reading of its corners (`read_by_pips`). A patience column's eight of diamonds,
+    /// 52 px long on two backs fanned out beside it, read 8D 0.52 by its outer corner and showed
+    /// its eight pips.
+    fn lone_face_end(
+        &self,
+        frame: &Mat,
+        ends: [Option<CardDetection>; 2],
+        pre: &CornerReadings,
+    ) -> opencv::Result<([Option<CardDetection>; 2], bool)> {
+        let k = match &ends {
+            [Some(_), None] => 0,
+            [None, Some(_)] => 1,
+            _ => return Ok(([None, None], false)),
+        };
+        let mut out = [None, None];
+        let Some(mut end) = ends[k].clone() else { return Ok((out, false)) };
+        let (Some(card), Some(quad)) = (end.card, end.quad) else { return Ok((out, false)) };
+        if self.sure(&end) {
+            let centre = witness::centre_of(frame, &quad)?;
+            let whole =
+                !card.rank.is_court() && centre.pips == Some(card.rank.value()) && witness::agrees(card, &centre);
+            out[k] = Some(end);
+            return Ok((out, whole));
         }
+        let Some(reading) = self.read_by_pips(frame, &quad, pre)? else { return Ok((out, false)) };
+        end.card = Some(reading.card);
+        end.confidence = reading.confidence;
+        out[k] = Some(end);
+        Ok((out, true))
     }
 
     /// An outline that is two cards overlapping end to end, as its two ends (an end lying under
