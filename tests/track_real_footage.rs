@@ -70,8 +70,11 @@ fn the_blackjack_webcam_photos() {
 
 #[test]
 fn the_patience_videos() {
-    let a = holds("solitaire-game-a", 0.72, 0);
-    let b = holds("solitaire-game-b", 0.25, 0);
+    // A face lying on backs fanned out from under it, 52 px long, is read at the cascade's end
+    // where its centre shows all its pips; a card read where it lies settles though the
+    // hand-held camera's drift or a hand beside it busies its cells.
+    let a = holds("solitaire-game-a", 0.83, 0);
+    let b = holds("solitaire-game-b", 0.75, 0);
     // Cards 50 to 58 pixels long, read by one corner at 0.6 to 0.82: a two of spades read as
     // the two of clubs (one frame). The settled view does not name it. (A ten of diamonds read
     // as the eight of hearts by one corner is named by its other reading, the 10D, that its ten
@@ -80,6 +83,6 @@ fn the_patience_videos() {
     // backs fanned out from under her is read by her outer corner at the cascade's end, and
     // an outline joining her side to the frame's edge over the paler table is no back hiding
     // her index.
-    reads_alone("solitaire-game-a", &a, 0.41, 1);
+    reads_alone("solitaire-game-a", &a, 0.43, 1);
     reads_alone("solitaire-game-b", &b, 1.0, 0);
 }
