@@ -205,8 +205,8 @@ impl CardDetector {
     /// (`true`): a face showing all its pips lies on top of the cards it ends, whatever its inner
     /// corner, which lies over them, reads. An end read below the bar stands where the pips
     /// confirm a reading of its corners (`read_by_pips`). A patience column's eight of diamonds,
-    /// 52 px long on two backs fanned out beside it, read 8D 0.52 by its outer corner and showed
-    /// its eight pips.
+    /// 52 px long on two backs fanned out beside it, read 8D 0.74 by its outer corner and showed
+    /// its eight pips (its inner corner, over the backs, read nothing).
     fn lone_face_end(
         &self,
         frame: &Mat,
