@@ -634,6 +634,8 @@ impl CardTracker {
             return Ok(());
         }
         track.missing += 1;
+        // A card followed by its index alone that was under a hand, and whose place now looks
+        // otherwise, went with the hand: no outline will be found there to say it stays.
         let limit =
             if track.shown.is_some() && (track.outline || !track.covered) { self.config.missing_frames } else { 1 };
         if track.missing >= limit {

@@ -213,13 +213,12 @@ impl CardDetector {
         ends: [Option<CardDetection>; 2],
         pre: &CornerReadings,
     ) -> opencv::Result<([Option<CardDetection>; 2], bool)> {
-        let k = match &ends {
-            [Some(_), None] => 0,
-            [None, Some(_)] => 1,
-            _ => return Ok(([None, None], false)),
-        };
         let mut out = [None, None];
-        let Some(mut end) = ends[k].clone() else { return Ok((out, false)) };
+        let (k, mut end) = match ends {
+            [Some(a), None] => (0, a),
+            [None, Some(b)] => (1, b),
+            _ => return Ok((out, false)),
+        };
         let (Some(card), Some(quad)) = (end.card, end.quad) else { return Ok((out, false)) };
         if self.sure(&end) {
             let centre = witness::centre_of(frame, &quad)?;
