@@ -385,7 +385,7 @@ mod by_hand {
             RefereeEvent::Illegal { rule, action, .. } => Some((rule.clone(), action.clone())),
             _ => None,
         });
-        assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 9D".to_string())), "{said:?}");
+        assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 7S".to_string())), "{said:?}");
         assert_eq!(referee.record().len(), 1, "nothing is committed");
         // The same table read a little differently (one of Bob's cards unread) is the same move.
         let mut reread = view.clone();
@@ -852,6 +852,85 @@ mod by_hand {
         assert_eq!(undone, ["Bob shield 4D 1"]);
         let (_, undone) = referee.undo(Moment { frame: 6, ms: 8000 });
         assert_eq!(undone, ["corrected turn Bob"]);
+    }
+
+    /// Bob's Back Row at 8 after his draw before the turn, the discard it owes still to make.
+    const OWES_A_DISCARD: &str = "Alice end\nAlice drew 2H\nBob drew 3H\nBob end\nBob drew 4H\nAlice drew 6H\n\
+                                  Alice enhance 5H 7S\nAlice end\nAlice drew 8S\nBob drew 9S\n";
+
+    /// A referee that has committed `OWES_A_DISCARD` view by view, and the deal's state.
+    fn owing_a_discard() -> (OmphalaReferee, card_referee::rules::omphala::GameState) {
+        let (mut referee, state) = start();
+        let layout = TableLayout::standard(2);
+        let lines: Vec<&str> = OWES_A_DISCARD.lines().collect();
+        for k in 1..=lines.len() {
+            let now = played(&state, &format!("{}\n", lines[..k].join("\n")));
+            let at = Moment { frame: 1 + k as u64, ms: 1000 * k as u64 };
+            referee.observe(&ideal_view(&expected(&now), &layout), at);
+        }
+        assert_eq!(record_lines(&referee, 1), lines);
+        (referee, state)
+    }
+
+    /// The view after Bob's discard of the 3H: the 3H gone from his Back Row, and the pile
+    /// showing `pile` (or nothing, where it is `None`).
+    fn after_the_discard(
+        state: &card_referee::rules::omphala::GameState,
+        pile: Option<&str>,
+    ) -> card_referee::table::TableView {
+        let after = played(state, &format!("{OWES_A_DISCARD}Bob discard 3H\n"));
+        let mut view = ideal_view(&expected(&after), &TableLayout::standard(2));
+        match pile {
+            Some(card) => view.discard.as_mut().expect("the pile is drawn").card = Some(card.parse().unwrap()),
+            None => view.discard = None,
+        }
+        view
+    }
+
+    fn committed_line(said: &[RefereeEvent], line: &str) -> bool {
+        said.iter().any(|e| matches!(e, RefereeEvent::Input { record, .. } if record == &[line]))
+    }
+
+    /// A card gone from a Back Row that the discard pile never shows is no discard the referee
+    /// commits: a Diamond shielded where the camera missed it, or a card put away, looks the
+    /// same. It is held, put to the operator once the pile has gone on not showing it for as
+    /// long as a desync takes, and committed on their word; the pile showing it commits it.
+    #[test]
+    fn a_discard_the_pile_never_shows_is_asked_about_not_committed() {
+        let (mut referee, state) = owing_a_discard();
+        let unseen = after_the_discard(&state, None);
+        let at = |s: u64| Moment { frame: 100 + s, ms: 20_000 + 1000 * s };
+        for s in 0..3 {
+            let said = referee.observe(&unseen, at(s));
+            assert!(said.iter().all(|e| !matches!(e, RefereeEvent::Input { .. })), "second {s}: {said:?}");
+            assert_eq!(question(&said), None, "second {s}: {said:?}");
+        }
+        let said = referee.observe(&unseen, at(3));
+        assert_eq!(question(&said), Some(vec!["Bob discard 3H".to_string(), NONE_OF_THESE.to_string()]));
+        let said = referee.answer("Bob discard 3H", at(4));
+        assert!(committed_line(&said, "Bob discard 3H"), "{said:?}");
+
+        // Seen on the pile a moment later (a hand held it over the pile), it is committed then.
+        let (mut referee, state) = owing_a_discard();
+        let said = referee.observe(&after_the_discard(&state, None), at(0));
+        assert!(!committed_line(&said, "Bob discard 3H"), "{said:?}");
+        let said = referee.observe(&after_the_discard(&state, Some("3H")), at(1));
+        assert!(committed_line(&said, "Bob discard 3H"), "{said:?}");
+
+        // The operator says it was not discarded: nothing is committed, and the referee is lost.
+        let (mut referee, state) = owing_a_discard();
+        let unseen = after_the_discard(&state, None);
+        referee.observe(&unseen, at(0));
+        let said = referee.observe(&unseen, at(3));
+        assert!(question(&said).is_some(), "{said:?}");
+        let said = referee.answer(NONE_OF_THESE, at(4));
+        assert!(!committed_line(&said, "Bob discard 3H"), "{said:?}");
+        let mut said = Vec::new();
+        for s in 5..12 {
+            said.extend(referee.observe(&unseen, at(s)));
+        }
+        assert!(!committed_line(&said, "Bob discard 3H"), "{said:?}");
+        assert!(said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
     }
 
     #[test]

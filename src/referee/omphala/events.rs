@@ -29,6 +29,9 @@ pub enum About {
     PutBack,
     /// Which chain of moves nobody saw explains the table (or `none of these`).
     MovesUnseen,
+    /// Whether the moves ending in a discard the pile never showed were played (or `none of
+    /// these`): a card gone from a row may have been laid where the camera missed it.
+    DiscardUnseen,
     /// The referee is lost: the table is right with a player to play, or it will be put back;
     /// or the operator fixes a place the camera got wrong.
     TableRight,

@@ -55,7 +55,7 @@ pub struct Expected {
 const PILE_SHOWS_UNDER: usize = 2;
 
 /// The cards that may be read on top of the discard pile (see `Expected::discard_tops`).
-fn pile_tops(state: &GameState) -> Vec<Card> {
+pub(super) fn pile_tops(state: &GameState) -> Vec<Card> {
     let mut tops = state.discard_tops();
     let under = state.discard.iter().rev().skip(tops.len()).take(PILE_SHOWS_UNDER);
     tops.extend(under);

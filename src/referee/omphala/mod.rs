@@ -13,6 +13,7 @@ pub mod expect;
 pub mod fix;
 pub mod illegal;
 pub mod oracle;
+pub mod pile;
 pub mod put_back;
 pub mod question;
 pub mod script;
@@ -81,6 +82,8 @@ pub struct OmphalaReferee {
     last_seen: Option<TableView>,
     /// Each seat's rows as first seen dealt, until the deal is taken.
     deal_seen: deal::DealSeen,
+    /// What the discard pile showed since the last commit, and a discard held for want of it.
+    pile: pile::PileWatch,
 }
 
 /// What the operator was asked and has not answered (a question about a lost table is part of
@@ -95,6 +98,9 @@ enum Asked {
     /// Whether attackers put back with no reveal read had attacked, and with what result:
     /// nothing is committed until the operator answers.
     PutBack(Vec<PutBack>),
+    /// Whether these inputs, ending in the discard of `card` that the pile never showed, were
+    /// played (or `none of these`): nothing is committed until the operator answers.
+    Discard { card: Card, chain: Vec<Input> },
 }
 
 /// The referee lost: the table has shown what no explanation explains since `since` (ms).
@@ -114,6 +120,8 @@ struct Lost {
     far: Option<Vec<Hypothesis>>,
     /// Explanations the operator said did not happen (their record lines): not put again.
     refused: Vec<String>,
+    /// Discards the operator said were not made (`Asked::Discard`): no explanation takes them.
+    discards_refused: Vec<Card>,
 }
 
 impl Lost {
@@ -126,6 +134,7 @@ impl Lost {
             asked_if_right: false,
             far: None,
             refused: Vec::new(),
+            discards_refused: Vec::new(),
         }
     }
 }
@@ -155,6 +164,7 @@ impl OmphalaReferee {
             fixes: Vec::new(),
             last_seen: None,
             deal_seen: deal::DealSeen::default(),
+            pile: pile::PileWatch::default(),
         }
     }
 
@@ -200,12 +210,14 @@ impl OmphalaReferee {
         let mut placed = view.clone();
         self.fixes.retain(|f| f.apply(&mut placed));
         let view = &placed.skeleton();
+        self.pile.see(view);
         if !self.dealt() {
             self.deal_seen.remember(view);
         }
         let again = self.last_view.as_ref() == Some(view);
         if again && self.lost.as_ref().is_none_or(|l| l.searched_far) {
             self.check_unexplained(view, at, &mut out);
+            self.ask_held(at, &mut out);
             return out;
         }
         self.last_view = Some(view.clone());
@@ -228,6 +240,10 @@ impl OmphalaReferee {
         };
         if let Some(lost) = self.lost.as_ref().filter(|l| !l.refused.is_empty()) {
             next.retain(|h| !lost.refused.contains(&self.far_line(h)));
+        }
+        if let Some(lost) = self.lost.as_ref().filter(|l| !l.discards_refused.is_empty()) {
+            let refused = |i: &Input| lost.discards_refused.iter().any(|&c| pile::is_discard_of(i, c));
+            next.retain(|h| !h.inputs.iter().any(refused));
         }
         if next.is_empty() {
             self.unexplained(view, at, again, &mut out);
@@ -292,6 +308,7 @@ impl OmphalaReferee {
         if self.hypotheses.len() > 1 && changed {
             self.undecided_changes += 1;
         }
+        self.ask_held(at, &mut out);
         self.ask_if_due(at, &mut out);
         self.prompt_unread_draw(view, at, &mut out);
         out
@@ -480,6 +497,12 @@ impl OmphalaReferee {
                 return out;
             }
         };
+        // The operator saw the chain's discards made.
+        for input in &chosen.inputs {
+            if let Input::Act { action: Action::Discard(card), .. } = input {
+                self.pile.confirm(*card);
+            }
+        }
         self.hypotheses = vec![chosen];
         if self.lost.take().is_some_and(|lost| lost.complained) {
             out.push(RefereeEvent::Restored { at });
@@ -509,6 +532,9 @@ impl OmphalaReferee {
         let asked = std::mem::take(&mut self.asked);
         if let Asked::PutBack(attacks) = asked {
             return self.answer_put_back(attacks, line, at);
+        }
+        if let Asked::Discard { card, chain } = asked {
+            return self.answer_discard(card, chain, line, at);
         }
         if let Some(found) = self.lost.as_mut().and_then(|l| l.far.take()) {
             self.asked = asked;
@@ -640,6 +666,7 @@ impl OmphalaReferee {
         for input in inputs {
             match apply(&mut self.committed, input.clone()) {
                 Ok(events) => {
+                    self.pile.committed();
                     self.record.push(input.clone());
                     out.push(RefereeEvent::input(&self.committed, &self.names, &input, &events, at));
                     batch.extend(events);
@@ -668,6 +695,10 @@ impl OmphalaReferee {
             return;
         }
         let agreed: Vec<Input> = self.hypotheses[0].inputs[..n].to_vec();
+        // A discard the pile never showed waits for it, or for the operator (`pile`).
+        if self.pile.hold(&self.committed, &agreed, view, at.ms).is_some() {
+            return;
+        }
         for h in &mut self.hypotheses {
             h.inputs.drain(..n);
         }
@@ -686,6 +717,58 @@ impl OmphalaReferee {
         {
             out.push(RefereeEvent::Waiting { differences: only.conflicts(view), at });
         }
+    }
+
+    /// Puts a held discard to the operator once the pile has gone on not showing it for as long
+    /// as a desync takes: the agreed inputs through it, or `none of these`.
+    fn ask_held(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
+        let Some(held) = self.pile.held() else { return };
+        let due = at.ms.saturating_sub(held.since) >= self.config.desync_after_ms;
+        if !due || self.lost.is_some() || !matches!(self.asked, Asked::Nothing) {
+            return;
+        }
+        let n = self.common_len(&self.hypotheses);
+        let Some(first) = self.hypotheses.first() else { return };
+        let chain = pile::through_discard(&first.inputs[..n], held.card).to_vec();
+        if !chain.last().is_some_and(|i| pile::is_discard_of(i, held.card)) {
+            return;
+        }
+        let line = chain.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ");
+        let candidates = vec![line, NONE_OF_THESE.to_string()];
+        out.push(RefereeEvent::Confirm { candidates, about: question::About::DiscardUnseen, at });
+        self.asked = Asked::Discard { card: held.card, chain };
+    }
+
+    /// The operator's answer to a held discard: played, it is committed with the inputs before
+    /// it; not played, no explanation may take it, and the referee is lost until one without it
+    /// explains the table.
+    fn answer_discard(&mut self, card: Card, chain: Vec<Input>, line: &str, at: Moment) -> Vec<RefereeEvent> {
+        let mut out = Vec::new();
+        let view = self.last_view.clone().unwrap_or_default();
+        let asked = chain.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ");
+        if line.trim() == asked {
+            self.pile.confirm(card);
+            self.commit_agreed(&view, at, &mut out);
+            self.ask_if_due(at, &mut out);
+            return out;
+        }
+        if line.trim() != NONE_OF_THESE {
+            out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
+            self.asked = Asked::Discard { card, chain };
+            return out;
+        }
+        self.hypotheses.retain(|h| !h.inputs.iter().any(|i| pile::is_discard_of(i, card)));
+        if self.hypotheses.is_empty() {
+            self.hypotheses = vec![Hypothesis::new(self.committed.clone())];
+            let lost = self.lost.get_or_insert_with(|| Lost::since(at.ms));
+            lost.discards_refused.push(card);
+            // The view is searched afresh, as far as a lost one is.
+            self.last_view = None;
+        }
+        self.pile.committed();
+        self.undecided_changes = 0;
+        self.commit_agreed(&view, at, &mut out);
+        out
     }
 
     fn ask(&mut self, at: Moment, out: &mut Vec<RefereeEvent>) {
