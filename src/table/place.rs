@@ -77,7 +77,7 @@ impl Sighting {
     }
 
     /// Whether the outline is two cards stacked end over end, one offset by a modifier's offset.
-    fn is_stack(&self) -> bool {
+    pub fn is_stack(&self) -> bool {
         self.size().is_some_and(|(long, short)| {
             (STACK_MIN_MM..=STACK_MAX_MM).contains(&long) && (short - CARD_MM.0).abs() < CARD_MM.0 * 0.3
         })
