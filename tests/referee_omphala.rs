@@ -385,7 +385,7 @@ mod by_hand {
             RefereeEvent::Illegal { rule, action, .. } => Some((rule.clone(), action.clone())),
             _ => None,
         });
-        assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 7S".to_string())), "{said:?}");
+        assert_eq!(illegal, Some(("heart-on-diamond".to_string(), "Alice enhance 5H 9D".to_string())), "{said:?}");
         assert_eq!(referee.record().len(), 1, "nothing is committed");
         // The same table read a little differently (one of Bob's cards unread) is the same move.
         let mut reread = view.clone();
