@@ -98,9 +98,9 @@ enum Asked {
     /// Whether attackers put back with no reveal read had attacked, and with what result:
     /// nothing is committed until the operator answers.
     PutBack(Vec<PutBack>),
-    /// Whether these inputs, ending in the discard of `card` that the pile never showed, were
-    /// played (or `none of these`): nothing is committed until the operator answers.
-    Discard { card: Card, chain: Vec<Input> },
+    /// Whether the inputs put as `line`, ending in the discard of `card` that the pile never
+    /// showed, were played (or `none of these`): nothing is committed until the operator answers.
+    Discard { card: Card, line: String },
 }
 
 /// The referee lost: the table has shown what no explanation explains since `since` (ms).
@@ -533,8 +533,8 @@ impl OmphalaReferee {
         if let Asked::PutBack(attacks) = asked {
             return self.answer_put_back(attacks, line, at);
         }
-        if let Asked::Discard { card, chain } = asked {
-            return self.answer_discard(card, chain, line, at);
+        if let Asked::Discard { card, line: asked } = asked {
+            return self.answer_discard(card, asked, line, at);
         }
         if let Some(found) = self.lost.as_mut().and_then(|l| l.far.take()) {
             self.asked = asked;
@@ -734,18 +734,17 @@ impl OmphalaReferee {
             return;
         }
         let line = chain.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ");
-        let candidates = vec![line, NONE_OF_THESE.to_string()];
+        let candidates = vec![line.clone(), NONE_OF_THESE.to_string()];
         out.push(RefereeEvent::Confirm { candidates, about: question::About::DiscardUnseen, at });
-        self.asked = Asked::Discard { card: held.card, chain };
+        self.asked = Asked::Discard { card: held.card, line };
     }
 
     /// The operator's answer to a held discard: played, it is committed with the inputs before
     /// it; not played, no explanation may take it, and the referee is lost until one without it
     /// explains the table.
-    fn answer_discard(&mut self, card: Card, chain: Vec<Input>, line: &str, at: Moment) -> Vec<RefereeEvent> {
+    fn answer_discard(&mut self, card: Card, asked: String, line: &str, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
         let view = self.last_view.clone().unwrap_or_default();
-        let asked = chain.iter().flat_map(|i| input_lines(&self.names, i)).collect::<Vec<_>>().join(" / ");
         if line.trim() == asked {
             self.pile.confirm(card);
             self.commit_agreed(&view, at, &mut out);
@@ -754,7 +753,7 @@ impl OmphalaReferee {
         }
         if line.trim() != NONE_OF_THESE {
             out.push(RefereeEvent::Note { text: format!("'{}' is none of the candidates", line.trim()), at });
-            self.asked = Asked::Discard { card, chain };
+            self.asked = Asked::Discard { card, line: asked };
             return out;
         }
         self.hypotheses.retain(|h| !h.inputs.iter().any(|i| pile::is_discard_of(i, card)));
