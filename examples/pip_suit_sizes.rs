@@ -3,7 +3,7 @@
 //! looked at by the witness (`readers::witness::centre_of`). Prints, per size and colour, the
 //! share of faces whose pips show their suit, and of those whose suit is shown wrong.
 //! With `EACH=1`, each face is also written to stderr: length, blur given, card, the suit its
-//! pips show, and the card's own blur as measured (`picture::blur::blur_within`).
+//! pips show, how many pips it counts, and the card's own blur as measured (`picture::blur::blur_within`).
 //! `cargo run --release --example pip_suit_sizes -- [DESIGNS [BLUR]]`
 use card_referee::cards::Card;
 use card_referee::render::face::draw_face;
@@ -19,7 +19,7 @@ fn main() -> opencv::Result<()> {
     let styles: Vec<_> =
         (0..designs).map(|k| random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1000 + k), &[])).collect();
     println!("long  colour  faces  suit shown  suit wrong  count right  count wrong");
-    for long in [50, 55, 58, 60, 70, 80, 90, 100] {
+    for long in [44, 47, 50, 55, 58, 60, 70, 80, 90, 100] {
         for red in [true, false] {
             let (mut faces, mut shown, mut wrong, mut counted, mut miscounted) = (0, 0, 0, 0, 0);
             for style in &styles {
@@ -51,7 +51,7 @@ fn main() -> opencv::Result<()> {
                     let measured =
                         blur_within(&soft, core::Rect::new(m, m, small.cols(), small.rows()))?.unwrap_or(9.0);
                     if std::env::var("EACH").is_ok() {
-                        eprintln!("{long} {sigma} {card} {:?} {measured:.2}", centre.suit);
+                        eprintln!("{long} {sigma} {card} {:?} {:?} {measured:.2}", centre.suit, centre.pips);
                     }
                     faces += 1;
                     if let Some(s) = centre.suit {

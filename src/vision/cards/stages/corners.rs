@@ -32,11 +32,18 @@ pub(in crate::vision::cards) const PIPS_SHOW_SPADE: f32 = 90.0;
 /// Outlines at least this long (pixels) and under the bars above show a heart or a spade in
 /// their pips' outline, only to confirm a corner reading of that very card, never to change
 /// its suit: blur rounds a heart's lobes towards a diamond's shape and takes a spade's stem and
-/// point, never the other way. Faces of 40 rendered designs shrunk to 50 to 90 px and blurred
+/// point, never the other way. Faces of 40 rendered designs shrunk to 44 to 90 px and blurred
 /// by 0.3 to 2 px: of the red pips told wrong (up to 38 % at 50 px and 1.7 px), every one was
 /// a heart seen as a diamond; of the black, every one a spade seen as a club (72 % of spades),
-/// and none of 17,640 clubs was seen as a spade (`examples/pip_suit_sizes.rs`).
-pub(in crate::vision::cards) const PIPS_CONFIRM: f32 = 50.0;
+/// and none of 17,640 clubs was seen as a spade. At 44 and 47 px, of 5,760 faces blurred 0.4
+/// to 1.7 px, no diamond showed a heart's pips and no heart that showed its own was miscounted
+/// (`examples/pip_suit_sizes.rs`). A patience column's 47 px six of hearts ends its column.
+pub(in crate::vision::cards) const PIPS_CONFIRM: f32 = 44.0;
+
+/// Outlines at least this long (pixels) show a diamond in their pips' outline where they are
+/// also sharp (`SHARP_FOR_DIAMONDS`): under it the same faces miscounted diamonds that showed
+/// their suit (14 of 1,440 at 44 px, 5 at 47 px, 2 at 50 px).
+const PIPS_CONFIRM_DIAMOND: f32 = 50.0;
 
 /// A card from `PIPS_CONFIRM` to `PIPS_SHOW_SUIT` long whose own blur (`blur::blur_within`)
 /// is at most this share of its length shows a diamond in its pips' outline, to confirm a
@@ -49,13 +56,16 @@ const SHARP_FOR_DIAMONDS: f32 = 0.012;
 /// Whether the pips of a whole card `long` pixels long, under the bars that let them name a
 /// suit, confirm `card` (their count its rank, their outline its suit): only where a corner
 /// read that very card (`read_so`), and only hearts and spades (`PIPS_CONFIRM`), or diamonds on
-/// a card whose own blur is known and small (`SHARP_FOR_DIAMONDS`).
+/// a card large enough (`PIPS_CONFIRM_DIAMOND`) whose own blur is known and small
+/// (`SHARP_FOR_DIAMONDS`).
 fn small_pips_confirm(card: Card, read_so: bool, long: f32, blur: Option<f32>) -> bool {
     read_so
         && long >= PIPS_CONFIRM
         && match card.suit {
             Suit::Hearts | Suit::Spades => true,
-            Suit::Diamonds => blur.is_some_and(|sigma| sigma <= SHARP_FOR_DIAMONDS * long),
+            Suit::Diamonds => {
+                long >= PIPS_CONFIRM_DIAMOND && blur.is_some_and(|sigma| sigma <= SHARP_FOR_DIAMONDS * long)
+            }
             Suit::Clubs => false,
         }
 }
@@ -715,7 +725,9 @@ mod tests {
         assert!(small_pips_confirm(card("7D"), true, long, Some(0.6)));
         assert!(!small_pips_confirm(card("7D"), true, long, Some(1.0)));
         assert!(!small_pips_confirm(card("7D"), true, long, None));
-        // Under the lowest bar, nothing.
+        // Under the lowest bar, nothing; a diamond needs a larger card.
         assert!(!small_pips_confirm(card("7H"), true, PIPS_CONFIRM - 1.0, None));
+        assert!(small_pips_confirm(card("7H"), true, PIPS_CONFIRM, None));
+        assert!(!small_pips_confirm(card("7D"), true, PIPS_CONFIRM_DIAMOND - 1.0, Some(0.3)));
     }
 }
