@@ -933,6 +933,28 @@ mod by_hand {
         assert!(said.iter().any(|e| matches!(e, RefereeEvent::Desync { .. })), "{said:?}");
     }
 
+    /// The window's question goes when the referee commits on its own: asked about a discard
+    /// the pile never showed, it saw the card on the pile before the operator answered.
+    #[test]
+    fn a_question_the_referee_no_longer_asks_leaves_the_window() {
+        use card_referee::live::OmphalaSession;
+        use card_referee::table::TableWatch;
+        use card_referee::vision::cards::CardDetector;
+        let (referee, state) = owing_a_discard();
+        let detector = CardDetector::new().expect("a detector");
+        let watch = TableWatch::new(detector, Some(TableLayout::standard(2)), 2, 30.0, false);
+        let mut session = OmphalaSession::with_parts(referee, watch);
+        let at = |s: u64| Moment { frame: 100 + s, ms: 20_000 + 1000 * s };
+        let unseen = after_the_discard(&state, None);
+        session.observe_view(&unseen, at(0));
+        session.observe_view(&unseen, at(3));
+        assert!(session.question().is_some(), "asked: {:?}", session.log());
+        session.observe_view(&after_the_discard(&state, Some("3H")), at(4));
+        let said: Vec<RefereeEvent> = session.log().iter().map(|s| s.event.clone()).collect();
+        assert!(committed_line(&said, "Bob discard 3H"), "{said:?}");
+        assert_eq!(session.question(), None, "{said:?}");
+    }
+
     #[test]
     fn a_card_the_camera_misreads_is_fixed_by_the_operator_and_the_game_goes_on() {
         let (mut referee, state) = start();

@@ -386,6 +386,10 @@ impl OmphalaSession {
             }
             queue = more;
         }
+        // A question the referee settled on its own leaves the screen.
+        if !self.referee.asking() {
+            self.question = None;
+        }
         if committed {
             self.append(&Entry::Frame { frame: at.frame });
         }

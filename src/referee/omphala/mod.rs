@@ -201,6 +201,13 @@ impl OmphalaReferee {
         &self.names
     }
 
+    /// Whether a question put to the operator still waits for an answer: one the referee settled
+    /// on its own (the explanations came to agree, the pile showed a held discard, the table was
+    /// explained again) asks nothing more.
+    pub fn asking(&self) -> bool {
+        !matches!(self.asked, Asked::Nothing) || self.lost.as_ref().is_some_and(|l| l.asked_if_right || l.far.is_some())
+    }
+
     /// Rules on one settled view of the table.
     pub fn observe(&mut self, view: &TableView, at: Moment) -> Vec<RefereeEvent> {
         let mut out = Vec::new();
