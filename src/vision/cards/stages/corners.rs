@@ -36,8 +36,9 @@ pub(in crate::vision::cards) const PIPS_SHOW_SPADE: f32 = 90.0;
 /// by 0.3 to 2 px: of the red pips told wrong (up to 38 % at 50 px and 1.7 px), every one was
 /// a heart seen as a diamond; of the black, every one a spade seen as a club (72 % of spades),
 /// and none of 17,640 clubs was seen as a spade. At 44 and 47 px, of 5,760 faces blurred 0.4
-/// to 1.7 px, no diamond showed a heart's pips and no heart that showed its own was miscounted
-/// (`examples/pip_suit_sizes.rs`). A patience column's 47 px six of hearts ends its column.
+/// to 1.7 px, no diamond showed a heart's pips, no club a spade's, and no heart that showed its
+/// own was miscounted (`examples/pip_suit_sizes.rs`). The patience video's two of spades and
+/// four of hearts, under 50 px long, are read so.
 pub(in crate::vision::cards) const PIPS_CONFIRM: f32 = 44.0;
 
 /// Outlines at least this long (pixels) show a diamond in their pips' outline where they are
