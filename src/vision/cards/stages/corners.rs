@@ -463,8 +463,9 @@ impl CardDetector {
         };
         if !pips_show_suit_of(reading.card, long) {
             let read_so = readings.iter().any(|r| r.card == reading.card);
+            // Only a diamond large enough to show its pips' outline needs its blur measured.
             let blur = match reading.card.suit {
-                Suit::Diamonds => {
+                Suit::Diamonds if long >= PIPS_CONFIRM_DIAMOND => {
                     let [x, y, w, h] = window_box(quad);
                     blur::blur_within(frame, core::Rect::new(x, y, w, h))?
                 }
