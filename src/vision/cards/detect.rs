@@ -41,6 +41,8 @@ impl CardDetector {
         let camera = frame;
         let balanced = light::balanced(frame)?;
         let frame = balanced.as_ref();
+        // Declared after the frame it remembers, so it is dropped first.
+        let _memo = witness::CentreMemo::start();
         let size = [frame.cols() as f32, frame.rows() as f32];
         let Outlines { cards, edge_support, peeled, cascades } = find_outlines(frame, self.config.min_card_area)?;
         // Every corner at once: the networks read in batches.

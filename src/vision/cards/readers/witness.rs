@@ -4,6 +4,8 @@
 //! sizes (a black suit for a red one across a blurred pip); the large centre pips are not, so a
 //! reading whose colour the centre clearly contradicts is left unread rather than given.
 
+use std::cell::RefCell;
+
 use opencv::{core, imgproc, prelude::*};
 
 use super::classify::{GLYPH_H, GLYPH_W, GlyphFeature, spade_or_club};
@@ -65,8 +67,52 @@ pub fn proportion(quad: &Quad) -> f32 {
     across.min(along) / across.max(along).max(1.0)
 }
 
+/// A frame's pixels and an outline, bit for bit: what one look at a centre is remembered by.
+type Looked = (usize, i32, i32, [[u32; 2]; 4]);
+
+thread_local! {
+    /// The centres looked at during one frame's reading (`CentreMemo`), on this thread.
+    static LOOKED: RefCell<Option<Vec<(Looked, Centre)>>> = const { RefCell::new(None) };
+}
+
+/// While one is held, `centre_of` remembers each centre it looks at on this thread and gives it
+/// again when asked of the same frame and outline: a frame's reading asks of one outline
+/// several times (its corners' pips, the witness, a pair's halves), about twice for each
+/// outline on a patience video. Held only while the frame it reads is alive and unchanged (one
+/// `detect` call), so a remembered frame is never another one at the same address.
+pub struct CentreMemo(());
+
+impl CentreMemo {
+    pub fn start() -> CentreMemo {
+        LOOKED.with(|looked| *looked.borrow_mut() = Some(Vec::new()));
+        CentreMemo(())
+    }
+}
+
+impl Drop for CentreMemo {
+    fn drop(&mut self) {
+        LOOKED.with(|looked| *looked.borrow_mut() = None);
+    }
+}
+
 /// Looks at the centre of the face inside `quad` (BGR frame, under white light).
 pub fn centre_of(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
+    let key: Looked = (frame.data() as usize, frame.rows(), frame.cols(), quad.map(|p| p.map(f32::to_bits)));
+    let remembered = LOOKED
+        .with(|looked| looked.borrow().as_ref().and_then(|seen| seen.iter().find(|(k, _)| *k == key).map(|(_, c)| *c)));
+    if let Some(centre) = remembered {
+        return Ok(centre);
+    }
+    let centre = look_at_centre(frame, quad)?;
+    LOOKED.with(|looked| {
+        if let Some(seen) = looked.borrow_mut().as_mut() {
+            seen.push((key, centre));
+        }
+    });
+    Ok(centre)
+}
+
+fn look_at_centre(frame: &Mat, quad: &Quad) -> opencv::Result<Centre> {
     let card = rectify_sized(frame, quad, W, H)?;
     let region = Mat::roi(&card, core::Rect::new(X0, Y0, X1 - X0, Y1 - Y0))?.try_clone()?;
     let bytes = region.data_bytes()?;
@@ -542,6 +588,25 @@ mod tests {
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         eprintln!("red 8 to 10 counted {counted}");
+    }
+
+    #[test]
+    fn a_centre_is_remembered_only_while_a_memo_is_held() {
+        let style = random_face_style(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3), &[]);
+        let mut face = draw_face("7H".parse().unwrap(), &style, 200).unwrap();
+        let seven = centre_of_face(&face);
+        assert_eq!(seven.pips, Some(7), "{seven:?}");
+        let blank = |face: &mut Mat| face.set_to_def(&core::Scalar::all(255.0)).unwrap();
+        {
+            let _memo = CentreMemo::start();
+            assert_eq!(centre_of_face(&face), seven);
+            // Remembered by the frame's address and the outline: the same look is given again
+            // (a frame is not changed while a memo reads it).
+            blank(&mut face);
+            assert_eq!(centre_of_face(&face), seven);
+        }
+        // Once the memo is dropped, the frame is looked at again.
+        assert_eq!(centre_of_face(&face).pips, None);
     }
 
     /// The centre of a whole face as the witness sees it.
