@@ -220,7 +220,66 @@ fn drift(previous: &Mat, grey: &Mat) -> opencv::Result<(f64, f64)> {
     let mut response = 0.0;
     let p = imgproc::phase_correlate(&a, &b, &core::no_array(), Some(&mut response))?;
     let small = p.x.abs() < MAX_DRIFT && p.y.abs() < MAX_DRIFT && p.x.hypot(p.y) > 0.25;
-    Ok(if small && response > DRIFT_RESPONSE { (p.x, p.y) } else { (0.0, 0.0) })
+    if !small || response <= DRIFT_RESPONSE {
+        return Ok((0.0, 0.0));
+    }
+    // A move of a cell or less is the camera's slow drift; more may be a hand's, and is taken
+    // only where the picture's quarters move with it.
+    let as_one = p.x.hypot(p.y) <= CHECKED_DRIFT || moved_as_one(&a, &b, p)?;
+    Ok(if as_one { (p.x, p.y) } else { (0.0, 0.0) })
+}
+
+/// Cells the whole picture may move between two frames before its quarters are asked whether
+/// they moved with it (`moved_as_one`). On the close-up patience video every move over 1.1
+/// cells had three of four quarters against it, each while a hand carried cards; on the other
+/// patience video no move measured over 0.4 cells.
+const CHECKED_DRIFT: f64 = 1.0;
+/// Cells a quarter of the picture may measure apart from the whole and still move with it.
+const QUARTER_AGREES: f64 = 0.5;
+
+/// Whether the shift `p` measured on the whole of `a` to `b` is the whole picture's: of the
+/// picture's quarters that clearly moved or stood (phase correlation's response over
+/// `DRIFT_RESPONSE`), at least two, and more than measured otherwise, moved with it. A hand
+/// carrying cards across a close-up can take the whole picture's measure with it while the
+/// table under the rest stands still.
+fn moved_as_one(a: &Mat, b: &Mat, p: core::Point2d) -> opencv::Result<bool> {
+    let (w, h) = (fourier_friendly(a.cols() / 2), fourier_friendly(a.rows() / 2));
+    let (mut with, mut against) = (0, 0);
+    for (x, y) in [(0, 0), (w, 0), (0, h), (w, h)] {
+        let quarter = core::Rect::new(x, y, w, h);
+        let mut response = 0.0;
+        let q = imgproc::phase_correlate(
+            &Mat::roi(a, quarter)?,
+            &Mat::roi(b, quarter)?,
+            &core::no_array(),
+            Some(&mut response),
+        )?;
+        if response <= DRIFT_RESPONSE {
+            continue;
+        }
+        if (q.x - p.x).hypot(q.y - p.y) > QUARTER_AGREES {
+            against += 1;
+        } else {
+            with += 1;
+        }
+    }
+    Ok(with >= 2 && with > against)
+}
+
+/// The largest even length up to `n` made of twos, threes and fives only, which OpenCV's
+/// Fourier transform takes as it is: on other lengths (44 cells, a quarter of a 1280×720
+/// picture's 90 down) its phase correlation measured a whole picture's move of 1.5 cells half a
+/// cell off across, as on the odd lengths `drift` cuts away.
+fn fourier_friendly(n: i32) -> i32 {
+    let plain = |mut m: i32| {
+        for p in [2, 3, 5] {
+            while m % p == 0 {
+                m /= p;
+            }
+        }
+        m == 1
+    };
+    (2..=n.max(2)).rev().find(|&m| m % 2 == 0 && plain(m)).unwrap_or(2)
 }
 
 /// For each cell (BGR and the same in YCrCb): in the usual skin cluster of Cr and Cb, and farther
@@ -393,6 +452,68 @@ mod tests {
             let shift = map.shift();
             assert!((shift.x - f64::from(dx)).abs() < 0.3 * cell && shift.y.abs() < 0.3 * cell, "{w}×{h}: {shift:?}");
         }
+    }
+
+    /// A table with a few speckles (a worn felt) and a hand holding cards over its top-left
+    /// quarter, the hand `dx` pixels to the right of where it was.
+    fn hand_over(width: i32, height: i32, dx: i32) -> Mat {
+        let mut m = Mat::new_rows_cols_with_default(height, width, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
+        let mut seed = 11u64;
+        for _ in 0..width * height / 5000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let centre = core::Point::new(((seed >> 33) % width as u64) as i32, ((seed >> 13) % height as u64) as i32);
+            imgproc::circle(&mut m, centre, 3, core::Scalar::all(100.0 + (seed % 120) as f64), -1, imgproc::LINE_8, 0)
+                .unwrap();
+        }
+        let (w, h) = (width / 2, height / 2);
+        paint(&mut m, core::Rect::new(dx, 0, w, h), [150.0, 175.0, 225.0]);
+        for k in 0..12 {
+            let card = core::Rect::new(dx + (k % 4) * w / 4, (k / 4) * h / 3, w / 5, h / 4);
+            paint(&mut m, card, [245.0, 245.0, 245.0]);
+            let pip =
+                core::Rect::new(card.x + card.width / 3, card.y + card.height / 3, card.width / 4, card.height / 4);
+            paint(&mut m, pip, [30.0, 30.0, 200.0]);
+        }
+        m
+    }
+
+    #[test]
+    fn a_hand_sweeping_over_a_quarter_of_a_still_picture_is_no_drift() {
+        // The close-up phone video's size, where a hand carrying cards was seen so.
+        let (w, h) = (336, 656);
+        let cell = f64::from(w.max(h)) / f64::from(CELLS_LONG);
+        let dx = (2.0 * cell).round() as i32;
+        let (a, b) = (hand_over(w, h, 0), hand_over(w, h, dx));
+        // The picture as a whole measures the hand's move (what this test is about).
+        let whole = |m: &Mat| {
+            let (_, grey) = shrunk(m).unwrap();
+            let even = core::Rect::new(0, 0, grey.cols() / 2 * 2, grey.rows() / 2 * 2);
+            let mut f = Mat::default();
+            Mat::roi(&grey, even).unwrap().convert_to(&mut f, core::CV_32F, 1.0, 0.0).unwrap();
+            f
+        };
+        let p = imgproc::phase_correlate(&whole(&a), &whole(&b), &core::no_array(), None).unwrap();
+        assert!(p.x > 1.0, "{w}×{h}: the whole picture measures {p:?}");
+        let mut map = ActivityMap::new(30.0, false);
+        map.measure(&a).unwrap();
+        map.measure(&b).unwrap();
+        assert_eq!((map.shift().x, map.shift().y), (0.0, 0.0), "{w}×{h}");
+        // The whole picture moved as far is the camera's drift.
+        let mut moved = Mat::default();
+        let m = Mat::from_slice_2d(&[[1.0f64, 0.0, f64::from(dx)], [0.0, 1.0, 0.0]]).unwrap();
+        imgproc::warp_affine(
+            &a,
+            &mut moved,
+            &m,
+            a.size().unwrap(),
+            imgproc::INTER_LINEAR,
+            core::BORDER_REPLICATE,
+            core::Scalar::default(),
+        )
+        .unwrap();
+        map.measure(&a).unwrap();
+        map.measure(&moved).unwrap();
+        assert!((map.shift().x - f64::from(dx)).abs() < 0.5 * cell, "{w}×{h}: {:?}", map.shift());
     }
 
     #[test]
