@@ -213,10 +213,7 @@ const DRIFT_RESPONSE: f64 = 0.2;
 /// fourth: a 336×656 phone video's cells across), and that half cell, taken for the camera's
 /// drift frame after frame, moved every card's expected place away from the card.
 fn drift(previous: &Mat, grey: &Mat) -> opencv::Result<(f64, f64)> {
-    let even = core::Rect::new(0, 0, grey.cols() / 2 * 2, grey.rows() / 2 * 2);
-    let (mut a, mut b) = (Mat::default(), Mat::default());
-    Mat::roi(previous, even)?.convert_to(&mut a, core::CV_32F, 1.0, 0.0)?;
-    Mat::roi(grey, even)?.convert_to(&mut b, core::CV_32F, 1.0, 0.0)?;
+    let (a, b) = (even_floats(previous)?, even_floats(grey)?);
     let mut response = 0.0;
     let p = imgproc::phase_correlate(&a, &b, &core::no_array(), Some(&mut response))?;
     let small = p.x.abs() < MAX_DRIFT && p.y.abs() < MAX_DRIFT && p.x.hypot(p.y) > 0.25;
@@ -227,6 +224,14 @@ fn drift(previous: &Mat, grey: &Mat) -> opencv::Result<(f64, f64)> {
     // only where the picture's quarters move with it.
     let as_one = p.x.hypot(p.y) <= CHECKED_DRIFT || moved_as_one(&a, &b, p)?;
     Ok(if as_one { (p.x, p.y) } else { (0.0, 0.0) })
+}
+
+/// A small grey picture cut to an even width and height, as floats: what `drift` correlates.
+fn even_floats(grey: &Mat) -> opencv::Result<Mat> {
+    let even = core::Rect::new(0, 0, grey.cols() / 2 * 2, grey.rows() / 2 * 2);
+    let mut out = Mat::default();
+    Mat::roi(grey, even)?.convert_to(&mut out, core::CV_32F, 1.0, 0.0)?;
+    Ok(out)
 }
 
 /// Cells the whole picture may move between two frames before its quarters are asked whether
@@ -422,9 +427,14 @@ mod tests {
 
     /// A speckled table, like stone or worn felt, `dx` pixels to the right of where it was.
     fn speckled(width: i32, height: i32, dx: i32) -> Mat {
+        speckled_one_in(width, height, dx, 60)
+    }
+
+    /// A table with a speckle for every `pixels` pixels, `dx` pixels to the right of where it was.
+    fn speckled_one_in(width: i32, height: i32, dx: i32, pixels: i32) -> Mat {
         let mut m = Mat::new_rows_cols_with_default(height, width, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
         let mut seed = 7u64;
-        for _ in 0..width * height / 60 {
+        for _ in 0..width * height / pixels {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             // Speckles from 20 px left of the picture to 20 px right of it, so that a shift
             // brings new ones in.
@@ -457,14 +467,7 @@ mod tests {
     /// A table with a few speckles (a worn felt) and a hand holding cards over its top-left
     /// quarter, the hand `dx` pixels to the right of where it was.
     fn hand_over(width: i32, height: i32, dx: i32) -> Mat {
-        let mut m = Mat::new_rows_cols_with_default(height, width, core::CV_8UC3, core::Scalar::all(70.0)).unwrap();
-        let mut seed = 11u64;
-        for _ in 0..width * height / 5000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let centre = core::Point::new(((seed >> 33) % width as u64) as i32, ((seed >> 13) % height as u64) as i32);
-            imgproc::circle(&mut m, centre, 3, core::Scalar::all(100.0 + (seed % 120) as f64), -1, imgproc::LINE_8, 0)
-                .unwrap();
-        }
+        let mut m = speckled_one_in(width, height, 0, 5000);
         let (w, h) = (width / 2, height / 2);
         paint(&mut m, core::Rect::new(dx, 0, w, h), [150.0, 175.0, 225.0]);
         for k in 0..12 {
@@ -485,13 +488,7 @@ mod tests {
         let dx = (2.0 * cell).round() as i32;
         let (a, b) = (hand_over(w, h, 0), hand_over(w, h, dx));
         // The picture as a whole measures the hand's move (what this test is about).
-        let whole = |m: &Mat| {
-            let (_, grey) = shrunk(m).unwrap();
-            let even = core::Rect::new(0, 0, grey.cols() / 2 * 2, grey.rows() / 2 * 2);
-            let mut f = Mat::default();
-            Mat::roi(&grey, even).unwrap().convert_to(&mut f, core::CV_32F, 1.0, 0.0).unwrap();
-            f
-        };
+        let whole = |m: &Mat| even_floats(&shrunk(m).unwrap().1).unwrap();
         let p = imgproc::phase_correlate(&whole(&a), &whole(&b), &core::no_array(), None).unwrap();
         assert!(p.x > 1.0, "{w}×{h}: the whole picture measures {p:?}");
         let mut map = ActivityMap::new(30.0, false);
